@@ -1,0 +1,25 @@
+#!/bin/sh
+# Scores FFmpeg's minterpolate with the drop-odd-frames protocol of
+# `omcti eval`, on the same odd frames and with the same metrics:
+#   docs/minterpolate_eval.sh CLIP FRAMES [OMCTI] [extra omcti eval options]
+# keeps the even frames of the first FRAMES frames, retimes them to the
+# original rate (4 frames more than scored: minterpolate drops its last
+# in-between frames), lets minterpolate (default mci/obmc/epzs, ±32) double the
+# rate, and hands that to `omcti eval --compare`, which also runs omcti,
+# mcti, blend and repeat on the same frames.
+set -eu
+clip=$1
+frames=$2
+omcti=${3:-build/src/cli/omcti}
+[ $# -ge 3 ] && shift 3 || shift $#
+command -v ffmpeg >/dev/null || { echo "minterpolate_eval: ffmpeg not found" >&2; exit 1; }
+rate=$(ffprobe -v error -select_streams v:0 -show_entries stream=r_frame_rate -of csv=p=0 "$clip")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+start=$(date +%s.%N)
+ffmpeg -nostdin -loglevel error -i "$clip" -an \
+  -vf "trim=end_frame=$((frames + 4)),select='not(mod(n\,2))',setpts=N/FRAME_RATE/TB,minterpolate=fps=2*$rate" \
+  -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/mi.y4m"
+end=$(date +%s.%N)
+echo "minterpolate: $(echo "$end - $start" | bc) s for $frames output frames"
+"$omcti" eval -i "$clip" --frames "$frames" --compare "$tmp/mi.y4m=minterpolate" "$@"

@@ -1,0 +1,71 @@
+/* Shared core of the motion-compensated filters (omcti and mcti).
+ *
+ * Per pair (new_pair): the scene-cut and stepwise-source decisions
+ * (filters/scenecut.h); either makes the pair hold the nearer original.
+ * Per phase t (picture): for every block of the in-between picture a vector
+ * is chosen among candidates from both motion fields (zero, and the forward
+ * and negated backward vectors of the block and its 8 neighbours) by its
+ * bilateral cost at t over the block grown by block/4 on every side;
+ * outliers are replaced by the 3x3 vector median when that costs at most
+ * 6/16 more; the vector is refined to quarter pel on the block. Then every
+ * block is compensated with bicubic samples: with one vector (mcti) or per
+ * sub-block with its own vector and the two neighbouring blocks' vectors
+ * under per-pixel OBMC masks (omcti; H.263 Annex F masks scaled to the
+ * block, measured slightly better than raised-cosine ones).
+ *
+ * Everything per pixel is integer arithmetic in a fixed order, so a GPU port
+ * can reproduce it bit for bit:
+ *   - vectors are in quarter luma pel; the displacements t*v are rounded to
+ *     1/16 pel of the plane (luma or chroma) by mc_rdiv();
+ *   - a sample is bicubic (Catmull-Rom taps in 1/64, horizontal pass kept
+ *     in int16, vertical pass rounded once) for the pictures, bilinear
+ *     ((4 pixels * weights in 1/256 + 8) >> 4) for the bilateral costs,
+ *     both in 1/16 (0..4080);
+ *   - the bidirectional prediction is ((256-wt)*p + wt*n + 128) >> 8 with
+ *     wt = phase_weight256(t);
+ *   - the OBMC sum is (w_own*p_own + w_h*p_h + w_v*p_v + 2048) >> 12 with
+ *     weights in 1/256 summing to 256 (with one vector: (p + 8) >> 4, the
+ *     same value).
+ *
+ * Speed (docs/benchmarks.md, "Interpolation filter speed"): the per-pixel
+ * loops run through the DSP table of filters/mc_dsp.h (C reference, AVX2,
+ * AVX-512; OMCTI_FILTER_SIMD=c|avx2|avx512 caps it), bit-exact with the
+ * arithmetic above, with the clamped per-pixel code kept for footprints that
+ * leave the padding. Each thread runs every stage on its own band of block
+ * rows as a wavefront and recomputes the few halo rows it needs, so no
+ * thread waits for another inside a picture and the output does not depend
+ * on the thread count.
+ */
+#ifndef OMCTI_FILTERS_MC_H
+#define OMCTI_FILTERS_MC_H
+
+#include <stdint.h>
+
+#include "filters/filter.h"
+
+typedef enum McMask {
+    MC_MASK_RAISED_COSINE = 0, /* sin^2 windows overlapping by half a block */
+    MC_MASK_H263,              /* H.263 Annex F masks scaled to the block    */
+} McMask;
+
+int  mc_init(void **priv, const FilterParams *p, int overlap, char *err, size_t errlen);
+int  mc_new_pair(void *priv, const FilterPair *pair);
+int  mc_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
+                OmctiPicture *out);
+int  mc_pair_is_cut(void *priv);
+void mc_uninit(void **priv);
+
+/* OBMC weights (1/256) of pixel (x, y) of a block of `block` x `block`
+ * pixels: w[0] own vector, w[1] the horizontal neighbour (left for the left
+ * half, right for the right half), w[2] the vertical neighbour (above for
+ * the top half, below for the bottom half). They sum to 256. */
+void mc_mask_weights(McMask type, int block, int x, int y, int w[3]);
+
+/* n/d rounded to nearest, halves away from zero (d > 0), so that
+ * mc_rdiv(-n, d) == -mc_rdiv(n, d): forward and backward are symmetric. */
+static inline int64_t mc_rdiv(int64_t n, int64_t d)
+{
+    return n >= 0 ? (2 * n + d) / (2 * d) : -((-2 * n + d) / (2 * d));
+}
+
+#endif

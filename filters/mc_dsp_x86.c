@@ -1,0 +1,596 @@
+/* AVX2 and AVX-512 variants of the filter DSP table (mc_dsp.h), compiled
+ * with per-function target attributes like src/motion/sad_x86.c.
+ *
+ * Layout shared by the kernels: 16 samples per ymm in 16-bit lanes.
+ * - Horizontal filter passes load 16 bytes for each 128-bit lane (lane 0 at
+ *   column c, lane 1 at column c + 8) and pair neighbouring pixels with one
+ *   vpshufb, so vpmaddubsw applies two taps (u8 pixel x s8 tap) at once.
+ *   Bicubic: taps (c0,c1) on pairs (x-1,x) plus taps (c2,c3) on pairs
+ *   (x+1,x+2); every partial sum stays below 2^15, so nothing saturates.
+ *   Bilinear: weights (16-fx, fx) on pairs (x, x+1).
+ * - The bicubic vertical pass runs down the block with the rows in
+ *   registers: each new horizontal row is interleaved once with the previous
+ *   one (vpunpck*wd), and vpmaddwd applies (c0,c1) to the pair of rows y and
+ *   (c2,c3) to rows y+2, in 32 bits, as the C reference does.
+ * - The bilinear vertical pass (16-fy)*h0 + fy*h1 + 8 stays below 2^16, so
+ *   it is exact in unsigned 16-bit lanes (vpmullw, vpsrlw).
+ * No variant reads before the first sample the arithmetic uses or after the
+ * last row; rows are read up to 32 bytes past their last used sample. */
+#include <immintrin.h>
+#include <string.h>
+
+#include "filters/mc_dsp.h"
+#include "src/motion/sad.h"
+
+#define INLINE static inline __attribute__((always_inline))
+#define T_AVX2 __attribute__((target("avx2")))
+#define T_AVX512 __attribute__((target("avx2,avx512f,avx512bw,avx512vl,avx512vbmi")))
+
+/* ------------------------------------------------------------- helpers */
+
+T_AVX2 INLINE __m256i load2x128(const uint8_t *lo, const uint8_t *hi)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)lo)),
+                                   _mm_loadu_si128((const __m128i *)hi), 1);
+}
+
+/* (c_a, c_b) as repeated signed byte pairs for vpmaddubsw. */
+T_AVX2 INLINE __m256i tap_pair8(int a, int b)
+{
+    return _mm256_set1_epi16((int16_t)((a & 0xff) | ((b & 0xff) << 8)));
+}
+
+/* (c_a, c_b) as repeated int16 pairs for vpmaddwd. */
+T_AVX2 INLINE __m256i tap_pair16(int a, int b)
+{
+    return _mm256_set1_epi32((int32_t)((uint32_t)(a & 0xffff) | ((uint32_t)b << 16)));
+}
+
+/* ------------------------------------------------------ bicubic, AVX2 */
+
+typedef struct CubicState {
+    __m256i ca, cb;       /* horizontal (c0,c1), (c2,c3) byte pairs  */
+    __m256i va, vb;       /* vertical (c0,c1), (c2,c3) int16 pairs   */
+    __m256i u0l, u0h;     /* rows y, y+1 interleaved                 */
+    __m256i u1l, u1h;     /* rows y+1, y+2 interleaved               */
+    __m256i t2;           /* row y+2 after the horizontal pass       */
+    const uint8_t *q;     /* source row y+3 (tap row), column 0      */
+    ptrdiff_t qs;
+    int integer;          /* fx == fy == 0: the sample is q << 4     */
+} CubicState;
+
+T_AVX2 INLINE __m256i cubic_h16(const uint8_t *q, __m256i ca, __m256i cb)
+{
+    const __m256i sha = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8,
+                                         0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8);
+    const __m256i shb = _mm256_setr_epi8(2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10,
+                                         2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10);
+    const __m256i v = load2x128(q - 1, q + 7);
+    return _mm256_add_epi16(_mm256_maddubs_epi16(_mm256_shuffle_epi8(v, sha), ca),
+                            _mm256_maddubs_epi16(_mm256_shuffle_epi8(v, shb), cb));
+}
+
+/* q: integer sample (0, 0) of the block, column offset already applied. */
+T_AVX2 INLINE void cubic_init16(CubicState *s, const uint8_t *q, ptrdiff_t qs, int fx, int fy)
+{
+    s->integer = !fx && !fy;
+    s->q = q;
+    s->qs = qs;
+    if (s->integer) {
+        s->u0l = s->u0h = s->u1l = s->u1h = s->t2 = _mm256_setzero_si256();
+        s->ca = s->cb = s->va = s->vb = s->u0l;
+        return;
+    }
+    const int8_t *cx = mc_cubic_taps[fx], *cy = mc_cubic_taps[fy];
+    s->ca = tap_pair8(cx[0], cx[1]);
+    s->cb = tap_pair8(cx[2], cx[3]);
+    s->va = tap_pair16(cy[0], cy[1]);
+    s->vb = tap_pair16(cy[2], cy[3]);
+    const __m256i t0 = cubic_h16(q - qs, s->ca, s->cb);
+    const __m256i t1 = cubic_h16(q, s->ca, s->cb);
+    const __m256i t2 = cubic_h16(q + qs, s->ca, s->cb);
+    s->u0l = _mm256_unpacklo_epi16(t0, t1);
+    s->u0h = _mm256_unpackhi_epi16(t0, t1);
+    s->u1l = _mm256_unpacklo_epi16(t1, t2);
+    s->u1h = _mm256_unpackhi_epi16(t1, t2);
+    s->t2 = t2;
+    s->q = q + 2 * qs;
+}
+
+/* The next output row (16 samples, 0..4080, in order). */
+T_AVX2 INLINE __m256i cubic_row16(CubicState *s)
+{
+    if (s->integer) {
+        const __m256i v = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)s->q));
+        s->q += s->qs;
+        return _mm256_slli_epi16(v, 4);
+    }
+    const __m256i t3 = cubic_h16(s->q, s->ca, s->cb);
+    s->q += s->qs;
+    const __m256i u2l = _mm256_unpacklo_epi16(s->t2, t3);
+    const __m256i u2h = _mm256_unpackhi_epi16(s->t2, t3);
+    const __m256i r = _mm256_set1_epi32(128);
+    __m256i lo = _mm256_add_epi32(_mm256_madd_epi16(s->u0l, s->va), _mm256_madd_epi16(u2l, s->vb));
+    __m256i hi = _mm256_add_epi32(_mm256_madd_epi16(s->u0h, s->va), _mm256_madd_epi16(u2h, s->vb));
+    lo = _mm256_srai_epi32(_mm256_add_epi32(lo, r), 8);
+    hi = _mm256_srai_epi32(_mm256_add_epi32(hi, r), 8);
+    s->u0l = s->u1l;
+    s->u0h = s->u1h;
+    s->u1l = u2l;
+    s->u1h = u2h;
+    s->t2 = t3;
+    const __m256i v = _mm256_packs_epi32(lo, hi);
+    return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(4080));
+}
+
+/* ((256-wt)*a + wt*b + 128) >> 8 on 16 samples. */
+T_AVX2 INLINE __m256i avg16(__m256i a, __m256i b, __m256i w)
+{
+    const __m256i r = _mm256_set1_epi32(128);
+    const __m256i lo = _mm256_srli_epi32(
+        _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w), r), 8);
+    const __m256i hi = _mm256_srli_epi32(
+        _mm256_add_epi32(_mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w), r), 8);
+    return _mm256_packus_epi32(lo, hi);
+}
+
+/* 8 columns, two rows per ymm: T_k = (t_k | t_{k+1}) holds the horizontal
+ * passes of tap rows k and k+1 (tap row k = source row k - 1) in its two
+ * lanes; the odd T_{k+1} is taken from T_k and T_{k+2} (vperm2i128), so one
+ * horizontal pass per two output rows, and every lane does useful work. */
+typedef struct Cubic8State {
+    __m256i ca, cb, va, vb;
+    __m256i u0l, u0h;     /* T_y, T_{y+1} interleaved                 */
+    __m256i t2;           /* T_{y+2}                                  */
+    const uint8_t *q;     /* source row 0, column 0                   */
+    ptrdiff_t qs;
+    int h, y, integer;
+} Cubic8State;
+
+/* Source row r, clamped to the last row the arithmetic may read (h + 1):
+ * the lanes that would need more are not stored. */
+T_AVX2 INLINE const uint8_t *c8_row(const Cubic8State *s, int r)
+{
+    return s->q + (r > s->h + 1 ? s->h + 1 : r) * s->qs;
+}
+
+T_AVX2 INLINE __m256i cubic_h8x2(const uint8_t *r0, const uint8_t *r1, __m256i ca, __m256i cb)
+{
+    const __m256i sha = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8,
+                                         0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8);
+    const __m256i shb = _mm256_setr_epi8(2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10,
+                                         2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10);
+    const __m256i v = load2x128(r0 - 1, r1 - 1);
+    return _mm256_add_epi16(_mm256_maddubs_epi16(_mm256_shuffle_epi8(v, sha), ca),
+                            _mm256_maddubs_epi16(_mm256_shuffle_epi8(v, shb), cb));
+}
+
+T_AVX2 INLINE void cubic8_init(Cubic8State *s, const uint8_t *q, ptrdiff_t qs, int fx, int fy,
+                               int h)
+{
+    s->q = q;
+    s->qs = qs;
+    s->h = h;
+    s->y = 0;
+    s->integer = !fx && !fy;
+    if (s->integer) {
+        s->ca = s->cb = s->va = s->vb = s->u0l = s->u0h = s->t2 = _mm256_setzero_si256();
+        return;
+    }
+    const int8_t *cx = mc_cubic_taps[fx], *cy = mc_cubic_taps[fy];
+    s->ca = tap_pair8(cx[0], cx[1]);
+    s->cb = tap_pair8(cx[2], cx[3]);
+    s->va = tap_pair16(cy[0], cy[1]);
+    s->vb = tap_pair16(cy[2], cy[3]);
+    const __m256i t0 = cubic_h8x2(c8_row(s, -1), c8_row(s, 0), s->ca, s->cb);
+    const __m256i t2 = cubic_h8x2(c8_row(s, 1), c8_row(s, 2), s->ca, s->cb);
+    const __m256i t1 = _mm256_permute2x128_si256(t0, t2, 0x21);
+    s->u0l = _mm256_unpacklo_epi16(t0, t1);
+    s->u0h = _mm256_unpackhi_epi16(t0, t1);
+    s->t2 = t2;
+}
+
+/* Output rows y (lane 0) and y + 1 (lane 1), 0..4080. */
+T_AVX2 INLINE __m256i cubic8_rows(Cubic8State *s)
+{
+    const int y = s->y;
+    s->y += 2;
+    if (s->integer) {
+        const __m128i a = _mm_loadl_epi64((const __m128i *)c8_row(s, y));
+        const __m128i b = _mm_loadl_epi64((const __m128i *)c8_row(s, y + 1));
+        return _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm_unpacklo_epi64(a, b)), 4);
+    }
+    const __m256i t4 = cubic_h8x2(c8_row(s, y + 3), c8_row(s, y + 4), s->ca, s->cb);
+    const __m256i t3 = _mm256_permute2x128_si256(s->t2, t4, 0x21);
+    const __m256i u2l = _mm256_unpacklo_epi16(s->t2, t3);
+    const __m256i u2h = _mm256_unpackhi_epi16(s->t2, t3);
+    const __m256i r = _mm256_set1_epi32(128);
+    __m256i lo = _mm256_add_epi32(_mm256_madd_epi16(s->u0l, s->va), _mm256_madd_epi16(u2l, s->vb));
+    __m256i hi = _mm256_add_epi32(_mm256_madd_epi16(s->u0h, s->va), _mm256_madd_epi16(u2h, s->vb));
+    lo = _mm256_srai_epi32(_mm256_add_epi32(lo, r), 8);
+    hi = _mm256_srai_epi32(_mm256_add_epi32(hi, r), 8);
+    s->u0l = u2l;
+    s->u0h = u2h;
+    s->t2 = t4;
+    const __m256i v = _mm256_packs_epi32(lo, hi);
+    return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(4080));
+}
+
+T_AVX2 INLINE void pred2_w8_avx2(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,
+                                 int pfx, int pfy, const uint8_t *n, ptrdiff_t ns, int nfx,
+                                 int nfy, int h, __m256i wv)
+{
+    Cubic8State a, b;
+    cubic8_init(&a, p, ps, pfx, pfy, h);
+    cubic8_init(&b, n, ns, nfx, nfy, h);
+    for (int y = 0; y < h; y += 2, dst += 2 * ds) {
+        const __m256i v = avg16(cubic8_rows(&a), cubic8_rows(&b), wv);
+        _mm_storeu_si128((__m128i *)dst, _mm256_castsi256_si128(v));
+        if (y + 1 < h)
+            _mm_storeu_si128((__m128i *)(dst + ds), _mm256_extracti128_si256(v, 1));
+    }
+}
+
+T_AVX2 static void pred2_avx2(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,
+                              int pfx, int pfy, const uint8_t *n, ptrdiff_t ns, int nfx,
+                              int nfy, int w, int h, int wt)
+{
+    const __m256i wv = tap_pair16(256 - wt, wt);
+    if (w == 8) {
+        pred2_w8_avx2(dst, ds, p, ps, pfx, pfy, n, ns, nfx, nfy, h, wv);
+        return;
+    }
+    for (int c = 0; c < w; c += 16) {
+        CubicState a, b;
+        cubic_init16(&a, p + c, ps, pfx, pfy);
+        cubic_init16(&b, n + c, ns, nfx, nfy);
+        uint16_t *d = dst + c;
+        if (w - c >= 16) {
+            for (int y = 0; y < h; y++, d += ds)
+                _mm256_storeu_si256((__m256i *)d, avg16(cubic_row16(&a), cubic_row16(&b), wv));
+        } else { /* w == 8 */
+            for (int y = 0; y < h; y++, d += ds)
+                _mm_storeu_si128((__m128i *)d, _mm256_castsi256_si128(
+                                                   avg16(cubic_row16(&a), cubic_row16(&b), wv)));
+        }
+    }
+}
+
+/* ----------------------------------------------------- bilinear, AVX2 */
+
+T_AVX2 INLINE __m256i bilin_h16(const uint8_t *q, __m256i wx)
+{
+    const __m256i sh = _mm256_setr_epi8(0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8,
+                                        0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8);
+    return _mm256_maddubs_epi16(_mm256_shuffle_epi8(load2x128(q, q + 8), sh), wx);
+}
+
+T_AVX2 INLINE __m256i bilin_v16(__m256i h0, __m256i h1, __m256i wy0, __m256i wy1)
+{
+    const __m256i s = _mm256_add_epi16(_mm256_mullo_epi16(h0, wy0), _mm256_mullo_epi16(h1, wy1));
+    return _mm256_srli_epi16(_mm256_add_epi16(s, _mm256_set1_epi16(8)), 4);
+}
+
+T_AVX2 static uint32_t sad_bilin_avx2(const uint8_t *p, ptrdiff_t ps, int pfx, int pfy,
+                                      const uint8_t *n, ptrdiff_t ns, int nfx, int nfy, int w,
+                                      int h)
+{
+    const __m256i pwx = tap_pair8(16 - pfx, pfx), nwx = tap_pair8(16 - nfx, nfx);
+    const __m256i pwy0 = _mm256_set1_epi16((int16_t)(16 - pfy)), pwy1 = _mm256_set1_epi16((int16_t)pfy);
+    const __m256i nwy0 = _mm256_set1_epi16((int16_t)(16 - nfy)), nwy1 = _mm256_set1_epi16((int16_t)nfy);
+    const __m256i ones = _mm256_set1_epi16(1);
+    const __m256i idx = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    __m256i acc = _mm256_setzero_si256();
+    for (int c = 0; c < w; c += 16) {
+        const __m256i mask = _mm256_cmpgt_epi16(_mm256_set1_epi16((int16_t)(w - c)), idx);
+        const uint8_t *pq = p + c, *nq = n + c;
+        __m256i hp = bilin_h16(pq, pwx), hn = bilin_h16(nq, nwx);
+        for (int y = 0; y < h; y++) {
+            pq += ps;
+            nq += ns;
+            const __m256i hp1 = bilin_h16(pq, pwx), hn1 = bilin_h16(nq, nwx);
+            const __m256i a = bilin_v16(hp, hp1, pwy0, pwy1);
+            const __m256i b = bilin_v16(hn, hn1, nwy0, nwy1);
+            const __m256i d = _mm256_and_si256(_mm256_abs_epi16(_mm256_sub_epi16(a, b)), mask);
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(d, ones));
+            hp = hp1;
+            hn = hn1;
+        }
+    }
+    const __m128i s = _mm_add_epi32(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    const __m128i t = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
+    return (uint32_t)_mm_cvtsi128_si32(_mm_add_epi32(t, _mm_shuffle_epi32(t, 0xb1)));
+}
+
+/* ---------------------------------------------------------- SAD, AVX2 */
+
+T_AVX2 static uint32_t sad_avx2(const uint8_t *p, ptrdiff_t ps, const uint8_t *n, ptrdiff_t ns,
+                                int w, int h)
+{
+    const __m256i idx = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                         16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+                                         29, 30, 31);
+    __m256i acc = _mm256_setzero_si256();
+    for (int c = 0; c < w; c += 32) {
+        const int left = w - c;
+        const __m256i mask = _mm256_cmpgt_epi8(_mm256_set1_epi8((char)(left > 32 ? 32 : left)), idx);
+        const uint8_t *pq = p + c, *nq = n + c;
+        for (int y = 0; y < h; y++, pq += ps, nq += ns) {
+            const __m256i a = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)pq), mask);
+            const __m256i b = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)nq), mask);
+            acc = _mm256_add_epi64(acc, _mm256_sad_epu8(a, b));
+        }
+    }
+    const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    return (uint32_t)_mm_cvtsi128_si32(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s)));
+}
+
+/* --------------------------------------------------- OBMC / put, AVX2 */
+
+/* Stores the low n (1..16) bytes of v. */
+T_AVX2 INLINE void store_bytes(uint8_t *d, __m128i v, int n)
+{
+    if (n >= 16) {
+        _mm_storeu_si128((__m128i *)d, v);
+    } else if (n == 8) {
+        _mm_storel_epi64((__m128i *)d, v);
+    } else {
+        uint8_t tmp[16];
+        _mm_storeu_si128((__m128i *)tmp, v);
+        memcpy(d, tmp, (size_t)n);
+    }
+}
+
+T_AVX2 INLINE __m128i pack16(__m256i v)
+{
+    return _mm_packus_epi16(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+}
+
+T_AVX2 static void obmc_avx2(uint8_t *dst, ptrdiff_t ds, const uint16_t *o, const uint16_t *hp,
+                             const uint16_t *vp, ptrdiff_t ps, const int16_t *k0,
+                             const int16_t *k1, const int16_t *k2, ptrdiff_t ks, int w, int h)
+{
+    const __m256i r = _mm256_set1_epi16(64);
+    for (int y = 0; y < h; y++, dst += ds, o += ps, hp += ps, vp += ps, k0 += ks, k1 += ks, k2 += ks) {
+        for (int c = 0; c < w; c += 16) {
+            __m256i s;
+            if (w - c > 8) {
+#define LD(a) _mm256_loadu_si256((const __m256i *)((a) + c))
+                s = _mm256_add_epi16(_mm256_mullo_epi16(LD(k0), LD(o)),
+                                     _mm256_mullo_epi16(LD(k1), LD(hp)));
+                s = _mm256_add_epi16(s, _mm256_add_epi16(_mm256_mullo_epi16(LD(k2), LD(vp)), r));
+#undef LD
+            } else {
+#define LD(a) _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)((a) + c)))
+                s = _mm256_add_epi16(_mm256_mullo_epi16(LD(k0), LD(o)),
+                                     _mm256_mullo_epi16(LD(k1), LD(hp)));
+                s = _mm256_add_epi16(s, _mm256_add_epi16(_mm256_mullo_epi16(LD(k2), LD(vp)), r));
+#undef LD
+            }
+            store_bytes(dst + c, pack16(_mm256_srli_epi16(s, 7)), w - c);
+        }
+    }
+}
+
+T_AVX2 static void put_avx2(uint8_t *dst, ptrdiff_t ds, const uint16_t *o, ptrdiff_t ps, int w,
+                            int h)
+{
+    const __m256i r = _mm256_set1_epi16(8);
+    for (int y = 0; y < h; y++, dst += ds, o += ps)
+        for (int c = 0; c < w; c += 16) {
+            const __m256i v = w - c > 8 ? _mm256_loadu_si256((const __m256i *)(o + c))
+                                        : _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(o + c)));
+            store_bytes(dst + c, pack16(_mm256_srli_epi16(_mm256_add_epi16(v, r), 4)), w - c);
+        }
+}
+
+/* ---------------------------------------------------- AVX-512 (+VBMI) */
+
+/* Two rows of 16 columns per zmm: the 32 bytes at column c - 1 (bicubic) or
+ * c (bilinear) of row r in the low half, of row r + 1 in the high half, and
+ * one vpermb pairs the neighbouring pixels of both rows at once. T_k holds
+ * the horizontal passes of tap rows k and k + 1; the odd T_{k+1} is taken
+ * from T_k and T_{k+2} (vshufi64x2), one horizontal pass per 2 rows. */
+
+T_AVX512 INLINE __m512i load2x256(const uint8_t *lo, const uint8_t *hi)
+{
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)lo)),
+                              _mm256_loadu_si256((const __m256i *)hi), 1);
+}
+
+/* vpermt2b indices: pairs (x + o, x + o + 1) for x = 0..15 of the first
+ * source in the low half, of the second source (index + 64) in the high. */
+T_AVX512 INLINE __m512i pair_idx(int o)
+{
+    uint8_t b[64];
+    for (int i = 0; i < 64; i++)
+        b[i] = (uint8_t)((i & 32) * 2 + (i & 31) / 2 + (i & 1) + o);
+    return _mm512_loadu_si512(b);
+}
+
+/* T_{k+1} = (high half of T_k | low half of T_{k+2}). */
+T_AVX512 INLINE __m512i mid_rows(__m512i a, __m512i b)
+{
+    return _mm512_shuffle_i64x2(a, b, _MM_SHUFFLE(1, 0, 3, 2));
+}
+
+typedef struct Cubic16x2 {
+    __m512i ia, ib, ca, cb, va, vb;
+    __m512i u0l, u0h, t2;
+    const uint8_t *q;
+    ptrdiff_t qs;
+    int h, y, integer;
+} Cubic16x2;
+
+T_AVX512 INLINE const uint8_t *c16_row(const Cubic16x2 *s, int r)
+{
+    return s->q + (r > s->h + 1 ? s->h + 1 : r) * s->qs;
+}
+
+T_AVX512 INLINE __m512i load256z(const uint8_t *p)
+{
+    return _mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)p));
+}
+
+T_AVX512 INLINE __m512i cubic_h16x2(const Cubic16x2 *s, int r)
+{
+    /* vpermt2b picks row r from a, row r + 1 from b (indices 64 + i) */
+    const __m512i a = load256z(c16_row(s, r) - 1), b = load256z(c16_row(s, r + 1) - 1);
+    return _mm512_add_epi16(
+        _mm512_maddubs_epi16(_mm512_permutex2var_epi8(a, s->ia, b), s->ca),
+        _mm512_maddubs_epi16(_mm512_permutex2var_epi8(a, s->ib, b), s->cb));
+}
+
+T_AVX512 INLINE void cubic16x2_init(Cubic16x2 *s, const uint8_t *q, ptrdiff_t qs, int fx,
+                                    int fy, int h)
+{
+    s->q = q;
+    s->qs = qs;
+    s->h = h;
+    s->y = 0;
+    s->integer = !fx && !fy;
+    if (s->integer) {
+        s->ia = s->ib = s->ca = s->cb = s->va = s->vb = _mm512_setzero_si512();
+        s->u0l = s->u0h = s->t2 = s->ia;
+        return;
+    }
+    const int8_t *cx = mc_cubic_taps[fx], *cy = mc_cubic_taps[fy];
+    s->ia = pair_idx(0);
+    s->ib = pair_idx(2);
+    s->ca = _mm512_set1_epi16((int16_t)((cx[0] & 0xff) | ((cx[1] & 0xff) << 8)));
+    s->cb = _mm512_set1_epi16((int16_t)((cx[2] & 0xff) | ((cx[3] & 0xff) << 8)));
+    s->va = _mm512_set1_epi32((int32_t)((uint32_t)(cy[0] & 0xffff) | ((uint32_t)cy[1] << 16)));
+    s->vb = _mm512_set1_epi32((int32_t)((uint32_t)(cy[2] & 0xffff) | ((uint32_t)cy[3] << 16)));
+    const __m512i t0 = cubic_h16x2(s, -1), t2 = cubic_h16x2(s, 1);
+    const __m512i t1 = mid_rows(t0, t2);
+    s->u0l = _mm512_unpacklo_epi16(t0, t1);
+    s->u0h = _mm512_unpackhi_epi16(t0, t1);
+    s->t2 = t2;
+}
+
+/* Output rows y (low half) and y + 1 (high half). */
+T_AVX512 INLINE __m512i cubic16x2_rows(Cubic16x2 *s)
+{
+    const int y = s->y;
+    s->y += 2;
+    if (s->integer) {
+        const __m256i v = load2x128(c16_row(s, y), c16_row(s, y + 1));
+        return _mm512_slli_epi16(_mm512_cvtepu8_epi16(v), 4);
+    }
+    const __m512i t4 = cubic_h16x2(s, y + 3);
+    const __m512i t3 = mid_rows(s->t2, t4);
+    const __m512i u2l = _mm512_unpacklo_epi16(s->t2, t3);
+    const __m512i u2h = _mm512_unpackhi_epi16(s->t2, t3);
+    const __m512i r = _mm512_set1_epi32(128);
+    __m512i lo = _mm512_add_epi32(_mm512_madd_epi16(s->u0l, s->va), _mm512_madd_epi16(u2l, s->vb));
+    __m512i hi = _mm512_add_epi32(_mm512_madd_epi16(s->u0h, s->va), _mm512_madd_epi16(u2h, s->vb));
+    lo = _mm512_srai_epi32(_mm512_add_epi32(lo, r), 8);
+    hi = _mm512_srai_epi32(_mm512_add_epi32(hi, r), 8);
+    s->u0l = u2l;
+    s->u0h = u2h;
+    s->t2 = t4;
+    const __m512i v = _mm512_packs_epi32(lo, hi);
+    return _mm512_min_epi16(_mm512_max_epi16(v, _mm512_setzero_si512()), _mm512_set1_epi16(4080));
+}
+
+T_AVX512 INLINE __m512i avg32(__m512i a, __m512i b, __m512i w)
+{
+    const __m512i r = _mm512_set1_epi32(128);
+    const __m512i lo = _mm512_srli_epi32(
+        _mm512_add_epi32(_mm512_madd_epi16(_mm512_unpacklo_epi16(a, b), w), r), 8);
+    const __m512i hi = _mm512_srli_epi32(
+        _mm512_add_epi32(_mm512_madd_epi16(_mm512_unpackhi_epi16(a, b), w), r), 8);
+    return _mm512_packus_epi32(lo, hi);
+}
+
+T_AVX512 static void pred2_avx512(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,
+                                  int pfx, int pfy, const uint8_t *n, ptrdiff_t ns, int nfx,
+                                  int nfy, int w, int h, int wt)
+{
+    if (w == 8) {
+        pred2_w8_avx2(dst, ds, p, ps, pfx, pfy, n, ns, nfx, nfy, h, tap_pair16(256 - wt, wt));
+        return;
+    }
+    const __m512i wv = _mm512_set1_epi32((int32_t)((uint32_t)(256 - wt) | ((uint32_t)wt << 16)));
+    for (int c = 0; c < w; c += 16) {
+        Cubic16x2 a, b;
+        cubic16x2_init(&a, p + c, ps, pfx, pfy, h);
+        cubic16x2_init(&b, n + c, ns, nfx, nfy, h);
+        uint16_t *d = dst + c;
+        for (int y = 0; y < h; y += 2, d += 2 * ds) {
+            const __m512i v = avg32(cubic16x2_rows(&a), cubic16x2_rows(&b), wv);
+            _mm256_storeu_si256((__m256i *)d, _mm512_castsi512_si256(v));
+            if (y + 1 < h)
+                _mm256_storeu_si256((__m256i *)(d + ds), _mm512_extracti64x4_epi64(v, 1));
+        }
+    }
+}
+
+/* (16-fy)*h0 + fy*h1 + 8 >> 4 as 16*h0 + fy*(h1-h0) + 8 >> 4: the same
+ * value modulo 2^16, and the value is below 2^16, so exact; one multiply. */
+T_AVX512 INLINE __m512i bilin_v32(__m512i h0, __m512i h1, __m512i wy, __m512i r8)
+{
+    const __m512i d = _mm512_mullo_epi16(_mm512_sub_epi16(h1, h0), wy);
+    return _mm512_srli_epi16(_mm512_add_epi16(_mm512_add_epi16(_mm512_slli_epi16(h0, 4), d), r8), 4);
+}
+
+T_AVX512 static uint32_t sad_bilin_avx512(const uint8_t *p, ptrdiff_t ps, int pfx, int pfy,
+                                          const uint8_t *n, ptrdiff_t ns, int nfx, int nfy,
+                                          int w, int h)
+{
+    const __m512i idx = pair_idx(0);
+    const __m512i pwx = _mm512_set1_epi16((int16_t)((16 - pfx) | (pfx << 8)));
+    const __m512i nwx = _mm512_set1_epi16((int16_t)((16 - nfx) | (nfx << 8)));
+    const __m512i pwy = _mm512_set1_epi16((int16_t)pfy), nwy = _mm512_set1_epi16((int16_t)nfy);
+    const __m512i r8 = _mm512_set1_epi16(8), ones = _mm512_set1_epi16(1);
+    __m512i acc = _mm512_setzero_si512();
+    for (int c = 0; c < w; c += 16) {
+        /* lanes x < w - c of row y (low half) and of row y + 1 (high half) */
+        const int cols = w - c >= 16 ? 16 : w - c;
+        const __mmask32 m16 = (__mmask32)((1u << cols) - 1u);
+        const __mmask32 both = m16 | (m16 << 16);
+        const uint8_t *pq = p + c, *nq = n + c;
+        /* |differences| summed in 16 bits (at most 8 * 4080 per lane) and
+         * widened every 8 row pairs */
+        __m512i acc16 = _mm512_setzero_si512();
+#define ROW(q, qs, r) ((q) + (ptrdiff_t)((r) > h ? h : (r)) * (qs))
+#define HP(q, qs, r, wx) _mm512_maddubs_epi16(_mm512_permutex2var_epi8(load256z(ROW(q, qs, r)), idx, load256z(ROW(q, qs, (r) + 1))), wx)
+        __m512i hp = HP(pq, ps, 0, pwx), hn = HP(nq, ns, 0, nwx);
+        for (int y = 0; y < h; y += 2) {
+            const __m512i hp2 = HP(pq, ps, y + 2, pwx), hn2 = HP(nq, ns, y + 2, nwx);
+            const __m512i a = bilin_v32(hp, mid_rows(hp, hp2), pwy, r8);
+            const __m512i b = bilin_v32(hn, mid_rows(hn, hn2), nwy, r8);
+            acc16 = _mm512_add_epi16(acc16, _mm512_maskz_abs_epi16(y + 1 < h ? both : m16,
+                                                                   _mm512_sub_epi16(a, b)));
+            if ((y & 15) == 14 || y + 2 >= h) {
+                acc = _mm512_add_epi32(acc, _mm512_madd_epi16(acc16, ones));
+                acc16 = _mm512_setzero_si512();
+            }
+            hp = hp2;
+            hn = hn2;
+        }
+#undef HP
+#undef ROW
+    }
+    return (uint32_t)_mm512_reduce_add_epi32(acc);
+}
+
+/* ------------------------------------------------------------- init */
+
+void mc_dsp_init_x86(McDSP *d, int level)
+{
+    if (level >= SAD_LEVEL_AVX2) {
+        d->pred2 = pred2_avx2;
+        d->sad_bilin = sad_bilin_avx2;
+        d->sad = sad_avx2;
+        d->obmc = obmc_avx2;
+        d->put = put_avx2;
+        d->level = SAD_LEVEL_AVX2;
+    }
+    /* vpermb (AVX-512 VBMI) pairs the pixels of two rows in one step */
+    if (level >= SAD_LEVEL_AVX512 && __builtin_cpu_supports("avx512vbmi")) {
+        d->pred2 = pred2_avx512;
+        d->sad_bilin = sad_bilin_avx512;
+        d->level = SAD_LEVEL_AVX512;
+    }
+}

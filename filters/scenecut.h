@@ -1,0 +1,52 @@
+/* Scene-cut detection with a small, fixed temporal context.
+ *
+ * Every pair gets one cost: the motion-compensated residual per pixel (the
+ * smaller of the forward and backward SAD of every block), relative to the
+ * picture's spatial activity. A pair is a cut when its cost jumps far above
+ * the costs of the previous few pairs. Only SCD_HISTORY costs are kept, so
+ * the decision for a pair depends on that pair and the SCD_HISTORY pairs
+ * before it: converting a segment that starts SCD_HISTORY + 1 frames early
+ * reproduces the decisions bit for bit (the Segments contract). */
+#ifndef OMCTI_FILTERS_SCENECUT_H
+#define OMCTI_FILTERS_SCENECUT_H
+
+#include <stdint.h>
+
+#include "filters/filter.h"
+
+#define SCD_HISTORY 4
+
+typedef struct SceneCut {
+    int enabled;
+    uint32_t thr256;            /* scd_threshold in 1/256                  */
+    uint32_t hist[SCD_HISTORY]; /* costs of the previous pairs, newest at  *
+                                 * (pos - 1) mod SCD_HISTORY               */
+    int count, pos;
+    uint64_t last_serial;       /* serial of the last pair's next frame    */
+    uint32_t share[SCD_HISTORY];/* scenecut_static_share() of those pairs  */
+    uint32_t last_cost;
+    int last_cut;
+    int stepwise;               /* the source updates in steps (see below) */
+} SceneCut;
+
+void scenecut_init(SceneCut *sc, const FilterParams *p);
+
+/* Pair cost in 1/256 (integer, deterministic) from the fields and frames. */
+uint32_t scenecut_pair_cost(const FilterPair *pair, int threads);
+
+/* Share (1/256) of the textured whole blocks that are bit-identical in the
+ * two pictures: high for screen captures and synthetic content. */
+uint32_t scenecut_static_share(const FilterPair *pair, int block, int threads);
+
+/* Decides whether the pair (with that cost) is a cut, and records the cost
+ * and the static share. prev_serial/next_serial detect a gap in the stream
+ * (a seek or a new segment): the history is then dropped.
+ * Also sets sc->stepwise: the pair or one of the previous SCD_HISTORY pairs
+ * repeated (nearly) every textured block bit for bit, i.e. the source shows
+ * duplicate pictures (screen capture, slides, animation on twos). Such a
+ * source changes in steps, not continuously, so the in-between picture is
+ * one of the two originals rather than a point along a motion path. */
+int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t share, uint64_t prev_serial,
+                    uint64_t next_serial);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * omcti — motion-compensated frame-rate up-conversion.
+ *
+ * The one public header. A context takes decoded 8-bit 4:2:0 pictures one at a
+ * time; after the second, every new picture forms a pair (previous, current)
+ * for which the motion engine has estimated bidirectional motion fields, and
+ * omcti_interpolate() builds the picture at any phase between the two.
+ *
+ *     OmctiSettings s;
+ *     omcti_default_settings(&s);
+ *     OmctiContext *c;
+ *     if (omcti_open(&c, &s, w, h, err, sizeof err) < 0) ...
+ *     for each input picture p:
+ *         omcti_send_picture(c, &p);               // runs motion estimation
+ *         if (omcti_has_pair(c))
+ *             omcti_interpolate(c, 1, 2, &mid);      // t = 1/2
+ *     omcti_close(&c);
+ */
+#ifndef OMCTI_H
+#define OMCTI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OMCTI_VERSION_MAJOR 0
+#define OMCTI_VERSION_MINOR 1
+#define OMCTI_VERSION_PATCH 0
+
+/* Error codes: every failing call returns one of these (negative). */
+enum {
+    OMCTI_OK            = 0,
+    OMCTI_ERR_INVALID   = -1, /* invalid argument or setting            */
+    OMCTI_ERR_NOMEM     = -2, /* allocation failed                      */
+    OMCTI_ERR_ENGINE    = -3, /* motion engine unavailable or failed    */
+    OMCTI_ERR_STATE     = -4, /* call out of order (e.g. no pair yet)   */
+    OMCTI_ERR_IO        = -5, /* reading or writing a file failed       */
+    OMCTI_ERR_FORMAT    = -6, /* unsupported or corrupt input           */
+    OMCTI_ERR_INTERRUPT = -7, /* interrupted by the user                */
+};
+
+typedef enum OmctiMethod {
+    OMCTI_METHOD_OMCTI = 0, /* overlapped 8x8 sub-block compensation    */
+    OMCTI_METHOD_MCTI,      /* one vector per block, no overlap         */
+    OMCTI_METHOD_BLEND,     /* (1-t)*prev + t*next                      */
+    OMCTI_METHOD_REPEAT,    /* nearest original                         */
+    OMCTI_METHOD_COUNT
+} OmctiMethod;
+
+typedef enum OmctiSearch {
+    OMCTI_SEARCH_FULL = 0,  /* every integer displacement in the window */
+    OMCTI_SEARCH_DIAMOND,   /* Zhu & Ma large/small diamond             */
+    OMCTI_SEARCH_COUNT
+} OmctiSearch;
+
+typedef enum OmctiSceneCut {
+    OMCTI_SCD_NONE = 0,
+    OMCTI_SCD_AUTO,
+} OmctiSceneCut;
+
+typedef struct OmctiSettings {
+    OmctiMethod method;
+    OmctiSearch search;
+    const char *engine;     /* "auto", "cpu" or "cuda"                  */
+    int threads;            /* CPU threads; 0 = all cores               */
+    int block;              /* motion block size: 8, 16 or 32           */
+    int range;              /* search range +-range, 1..64              */
+    OmctiSceneCut scd;      /* scene-cut fallback                       */
+    double scd_threshold;   /* sensitivity of the scene-cut detector    */
+    int device;             /* CUDA device index (cuda engine)          */
+} OmctiSettings;
+
+/* A picture in the working format: 8-bit 4:2:0, planes Y, U, V.
+ * Chroma planes are ((width+1)/2) x ((height+1)/2). */
+typedef struct OmctiPicture {
+    uint8_t *data[3];
+    ptrdiff_t stride[3];
+    int width, height;
+} OmctiPicture;
+
+/* Accumulated counters of one context (for `omcti bench`). */
+typedef struct OmctiStats {
+    uint64_t pairs;          /* frame pairs estimated                   */
+    uint64_t interpolated;   /* pictures built by omcti_interpolate()   */
+    double me_seconds;       /* wall time in motion estimation          */
+    double interp_seconds;   /* wall time in interpolation              */
+    double upload_seconds;   /* wall time copying pictures in           */
+    uint64_t abs_diffs;      /* absolute differences computed by search */
+    uint64_t scene_cuts;     /* pairs handled by the scene-cut fallback */
+} OmctiStats;
+
+typedef struct OmctiContext OmctiContext;
+
+const char *omcti_version(void);
+
+void omcti_default_settings(OmctiSettings *s);
+
+/* Names <-> enums; return -1 for an unknown name. */
+int omcti_method_from_name(const char *name);
+int omcti_search_from_name(const char *name);
+const char *omcti_method_name(OmctiMethod m);
+const char *omcti_search_name(OmctiSearch s);
+
+/* Checks settings without opening anything; on error writes a one-line
+ * message into err. */
+int omcti_validate_settings(const OmctiSettings *s, char *err, size_t errlen);
+
+/* Creates a context for pictures of width x height (>= 1 x 1). */
+int omcti_open(OmctiContext **ctx, const OmctiSettings *s, int width, int height,
+               char *err, size_t errlen);
+
+/* Copies the picture in; it becomes the current picture and the former
+ * current becomes the previous one. Runs motion estimation for the pair. */
+int omcti_send_picture(OmctiContext *ctx, const OmctiPicture *pic);
+
+/* 1 when two pictures have been sent (a pair exists), else 0. */
+int omcti_has_pair(const OmctiContext *ctx);
+
+/* Builds the picture at phase t = num/den (0 <= t <= 1) between the
+ * previous and the current picture into out (caller-owned planes of the
+ * context's size). t = 0 and t = 1 return the originals bit-exactly. */
+int omcti_interpolate(OmctiContext *ctx, int64_t num, int64_t den, OmctiPicture *out);
+
+/* The engine that runs ("cpu", "cuda"), once open. */
+const char *omcti_engine_name(const OmctiContext *ctx);
+
+/* Whether the last pair was judged a scene cut (fallback used). */
+int omcti_pair_is_cut(const OmctiContext *ctx);
+
+void omcti_get_stats(const OmctiContext *ctx, OmctiStats *st);
+
+/* The message of the last failing call on this context. */
+const char *omcti_last_error(const OmctiContext *ctx);
+
+void omcti_close(OmctiContext **ctx);
+
+/* Whether an engine of that name can run here ("cpu", "cuda"): 1 yes, 0 no;
+ * why not goes to err. */
+int omcti_engine_available(const char *name, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMCTI_H */

@@ -1,0 +1,329 @@
+/* `omcti bench`: times motion estimation alone and the whole 2x conversion
+ * for each engine, search and thread count, on frames held in memory
+ * (decoding is not timed). Everything goes through the public API, so the
+ * numbers are what a library user gets. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "omcti.h"
+#include "src/cli/cli.h"
+#include "src/cli/options.h"
+#include "src/common.h"
+#include "src/frame.h"
+#include "src/io/io.h"
+
+#define BENCH_MAX_LIST 64
+
+static const char bench_usage[] =
+    "usage: omcti bench -i INPUT [--threads 1,2,4|1-8] [--search full,diamond]\n"
+    "                   [--engine cpu[,cuda]] [--frames N] [--block 8|16|32]\n"
+    "                   [--range N] [--method NAME] [--json]\n"
+    "Times motion estimation (stats.me_seconds) and the whole 2x conversion per\n"
+    "frame pair, for every engine x search x thread count. Frames are decoded\n"
+    "into memory first; the first pair of each run is a warm-up, not timed.\n";
+
+typedef struct BenchRow {
+    const char *engine;
+    OmctiSearch search;
+    int threads;
+    uint64_t pairs;
+    double me_s, total_s, interp_s;
+    uint64_t abs_diffs;
+} BenchRow;
+
+typedef struct BenchFrames {
+    OmctiPicture *pics;
+    int count, width, height;
+} BenchFrames;
+
+static void frames_free(BenchFrames *f)
+{
+    for (int i = 0; i < f->count; i++)
+        free(f->pics[i].data[0]);
+    free(f->pics);
+    memset(f, 0, sizeof *f);
+}
+
+/* Reads up to max pictures into one allocation each (decode not timed). */
+static int frames_load(BenchFrames *f, const char *path, int max, char *err, size_t errlen)
+{
+    VideoReader *r = NULL;
+    memset(f, 0, sizeof *f);
+    int ret = video_reader_open(&r, path, err, errlen);
+    if (ret < 0)
+        return ret;
+    f->pics = calloc((size_t)max, sizeof *f->pics);
+    if (!f->pics) {
+        video_reader_close(&r);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "%s: out of memory", path);
+    }
+    while (f->count < max) {
+        OmctiPicture in;
+        ret = video_reader_read(r, &in, err, errlen);
+        if (ret <= 0)
+            break;
+        const int cw = (in.width + 1) / 2, ch = (in.height + 1) / 2;
+        const size_t ysize = (size_t)in.width * in.height, csize = (size_t)cw * ch;
+        uint8_t *buf = malloc(ysize + 2 * csize);
+        if (!buf) {
+            ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "%s: out of memory", path);
+            break;
+        }
+        OmctiPicture *p = &f->pics[f->count++];
+        *p = (OmctiPicture){ .data = { buf, buf + ysize, buf + ysize + csize },
+                             .stride = { in.width, cw, cw },
+                             .width = in.width, .height = in.height };
+        picture_copy(p, &in);
+        f->width = in.width;
+        f->height = in.height;
+    }
+    video_reader_close(&r);
+    if (ret < 0) {
+        frames_free(f);
+        return ret;
+    }
+    if (f->count < 3) {
+        frames_free(f);
+        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                         "%s: needs at least 3 frames to benchmark", path);
+    }
+    return 0;
+}
+
+/* One run: a fresh context, a warm-up pair, then every following pair is
+ * estimated and its middle picture built. */
+static int bench_run(const BenchFrames *fr, const OmctiSettings *s, BenchRow *row,
+                     char *err, size_t errlen)
+{
+    OmctiContext *c = NULL;
+    int ret = omcti_open(&c, s, fr->width, fr->height, err, errlen);
+    if (ret < 0)
+        return ret;
+    const int cw = (fr->width + 1) / 2, ch = (fr->height + 1) / 2;
+    const size_t ysize = (size_t)fr->width * fr->height, csize = (size_t)cw * ch;
+    uint8_t *buf = malloc(ysize + 2 * csize);
+    if (!buf) {
+        omcti_close(&c);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "bench: out of memory");
+    }
+    OmctiPicture mid = { .data = { buf, buf + ysize, buf + ysize + csize },
+                         .stride = { fr->width, cw, cw },
+                         .width = fr->width, .height = fr->height };
+    OmctiStats base, end;
+    for (int i = 0; i < 2 && ret >= 0; i++)
+        ret = omcti_send_picture(c, &fr->pics[i]);
+    if (ret >= 0)
+        ret = omcti_interpolate(c, 1, 2, &mid);
+    omcti_get_stats(c, &base);
+    const double t0 = now_seconds();
+    for (int i = 2; i < fr->count && ret >= 0 && !cli_interrupted(); i++) {
+        ret = omcti_send_picture(c, &fr->pics[i]);
+        if (ret >= 0)
+            ret = omcti_interpolate(c, 1, 2, &mid);
+    }
+    row->total_s = now_seconds() - t0;
+    omcti_get_stats(c, &end);
+    if (ret < 0)
+        set_error(err, errlen, ret, "%s", omcti_last_error(c));
+    row->pairs = end.pairs - base.pairs;
+    row->me_s = end.me_seconds - base.me_seconds;
+    row->interp_s = end.interp_seconds - base.interp_seconds;
+    row->abs_diffs = end.abs_diffs - base.abs_diffs;
+    free(buf);
+    omcti_close(&c);
+    if (ret >= 0 && cli_interrupted())
+        ret = OMCTI_ERR_INTERRUPT;
+    return ret;
+}
+
+/* The sequential run of the same engine and search, the speedup baseline. */
+static const BenchRow *baseline_of(const BenchRow *rows, int n, const BenchRow *r)
+{
+    const BenchRow *best = NULL;
+    for (int i = 0; i < n; i++)
+        if (rows[i].search == r->search && !strcmp(rows[i].engine, r->engine) &&
+            (!best || rows[i].threads < best->threads))
+            best = &rows[i];
+    return best;
+}
+
+static double per_pair(double s, uint64_t pairs) { return pairs ? s / (double)pairs : 0; }
+
+static void print_table(const BenchRow *rows, int n, const BenchFrames *fr, const char *input,
+                        const OmctiSettings *s, int json)
+{
+    if (json) {
+        printf("{\n  \"input\": \"%s\", \"width\": %d, \"height\": %d, \"frames\": %d,\n"
+               "  \"block\": %d, \"range\": %d, \"method\": \"%s\",\n  \"runs\": [\n",
+               input, fr->width, fr->height, fr->count, s->block, s->range,
+               omcti_method_name(s->method));
+        for (int i = 0; i < n; i++) {
+            const BenchRow *r = &rows[i], *b = baseline_of(rows, n, r);
+            const double me = per_pair(r->me_s, r->pairs), b_me = per_pair(b->me_s, b->pairs);
+            printf("    {\"engine\": \"%s\", \"search\": \"%s\", \"threads\": %d, \"pairs\": %llu, "
+                   "\"me_ms_per_pair\": %.4f, \"me_pairs_per_s\": %.3f, \"speedup\": %.4f, "
+                   "\"improvement_pct\": %.2f, \"gabsdiff_per_s\": %.3f, "
+                   "\"total_ms_per_pair\": %.4f, \"total_pairs_per_s\": %.3f}%s\n",
+                   r->engine, omcti_search_name(r->search), r->threads,
+                   (unsigned long long)r->pairs, me * 1e3, me > 0 ? 1 / me : 0,
+                   me > 0 ? b_me / me : 0, b_me > 0 ? 100.0 * (b_me - me) / b_me : 0,
+                   r->me_s > 0 ? r->abs_diffs / r->me_s * 1e-9 : 0,
+                   per_pair(r->total_s, r->pairs) * 1e3,
+                   r->total_s > 0 ? r->pairs / r->total_s : 0, i + 1 < n ? "," : "");
+        }
+        printf("  ]\n}\n");
+        return;
+    }
+    printf("omcti bench: %s, %dx%d, %d frames in memory, block %d, range +-%d, method %s\n",
+           input, fr->width, fr->height, fr->count, s->block, s->range,
+           omcti_method_name(s->method));
+    printf("motion estimation (both fields) and whole 2x conversion, per frame pair:\n\n");
+    printf("%-6s %-8s %7s | %10s %9s %8s %8s %10s | %10s %9s\n", "engine", "search", "threads",
+           "ME ms/pair", "pairs/s", "speedup", "improv%", "Gabsdiff/s", "all ms/pr", "pairs/s");
+    for (int i = 0; i < n; i++) {
+        const BenchRow *r = &rows[i], *b = baseline_of(rows, n, r);
+        const double me = per_pair(r->me_s, r->pairs), b_me = per_pair(b->me_s, b->pairs);
+        const double all = per_pair(r->total_s, r->pairs);
+        printf("%-6s %-8s %7d | %10.3f %9.1f %8.2f %8.1f %10.1f | %10.3f %9.1f\n", r->engine,
+               omcti_search_name(r->search), r->threads, me * 1e3, me > 0 ? 1 / me : 0,
+               me > 0 ? b_me / me : 0, b_me > 0 ? 100.0 * (b_me - me) / b_me : 0,
+               r->me_s > 0 ? r->abs_diffs / r->me_s * 1e-9 : 0, all * 1e3,
+               all > 0 ? 1 / all : 0);
+    }
+    /* Diamond vs full at equal engine and threads, measured in this run. */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (rows[i].search == OMCTI_SEARCH_FULL && rows[j].search == OMCTI_SEARCH_DIAMOND &&
+                rows[i].threads == rows[j].threads && !strcmp(rows[i].engine, rows[j].engine) &&
+                rows[j].me_s > 0)
+                printf("%s, %d thread(s): diamond is %.1fx faster than full search\n",
+                       rows[i].engine, rows[i].threads,
+                       per_pair(rows[i].me_s, rows[i].pairs) / per_pair(rows[j].me_s, rows[j].pairs));
+    printf("\nspeedup = ME time with the fewest threads / ME time; improv%% = time saved "
+           "relative to it;\nGabsdiff/s = absolute differences computed by the search per second.\n");
+}
+
+int cli_bench(int argc, char **argv)
+{
+    char err[512];
+    const char *input = NULL;
+    int threads[BENCH_MAX_LIST], nthreads = 0;
+    int searches[OMCTI_SEARCH_COUNT], nsearches = 0;
+    const char *engines[8];
+    char engine_buf[256] = "cpu";
+    int nengines = 0, max_frames = 30, json = 0;
+    OmctiSettings s;
+    omcti_default_settings(&s);
+
+    for (int i = 1; i < argc; i++) {
+        const char *val = NULL;
+        int m;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(bench_usage, stdout);
+            return EXIT_OK;
+        } else if (!strcmp(argv[i], "--json")) {
+            json = 1;
+        } else if (!strcmp(argv[i], "-i") && i + 1 < argc) {
+            input = argv[++i];
+        } else if ((m = option_value(argc, argv, &i, "--input", &val, err, sizeof err)) != 0) {
+            if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
+            input = val;
+        } else if ((m = option_value(argc, argv, &i, "--threads", &val, err, sizeof err)) != 0) {
+            if (m < 0 || (nthreads = parse_int_list("--threads", val, 1, 1024, threads,
+                                                    BENCH_MAX_LIST, err, sizeof err)) < 0)
+                return cli_error(EXIT_USAGE, "%s", err);
+        } else if ((m = option_value(argc, argv, &i, "--search", &val, err, sizeof err)) != 0) {
+            if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
+            char list[128];
+            snprintf(list, sizeof list, "%s", val);
+            nsearches = 0;
+            for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                const int sv = omcti_search_from_name(t);
+                if (sv < 0 || nsearches >= OMCTI_SEARCH_COUNT)
+                    return cli_error(EXIT_USAGE, "--search: unknown or repeated search '%s' (full, diamond)", t);
+                searches[nsearches++] = sv;
+            }
+        } else if ((m = option_value(argc, argv, &i, "--engine", &val, err, sizeof err)) != 0) {
+            if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
+            snprintf(engine_buf, sizeof engine_buf, "%s", val);
+        } else if ((m = option_value(argc, argv, &i, "--frames", &val, err, sizeof err)) != 0) {
+            if (m < 0 || parse_int("--frames", val, 3, 100000, &max_frames, err, sizeof err) < 0)
+                return cli_error(EXIT_USAGE, "%s", err);
+        } else if ((m = option_value(argc, argv, &i, "--block", &val, err, sizeof err)) != 0) {
+            if (m < 0 || parse_int("--block", val, 8, 32, &s.block, err, sizeof err) < 0)
+                return cli_error(EXIT_USAGE, "%s", err);
+        } else if ((m = option_value(argc, argv, &i, "--range", &val, err, sizeof err)) != 0) {
+            if (m < 0 || parse_int("--range", val, 1, 64, &s.range, err, sizeof err) < 0)
+                return cli_error(EXIT_USAGE, "%s", err);
+        } else if ((m = option_value(argc, argv, &i, "--method", &val, err, sizeof err)) != 0) {
+            const int mv = m < 0 ? -1 : omcti_method_from_name(val);
+            if (mv < 0)
+                return cli_error(EXIT_USAGE, "--method: unknown method '%s'", m < 0 ? "" : val);
+            s.method = (OmctiMethod)mv;
+        } else {
+            return cli_error(EXIT_USAGE, "bench: unknown option '%s' (omcti bench --help)", argv[i]);
+        }
+    }
+    if (!input)
+        return cli_error(EXIT_USAGE, "bench: no input (-i FILE)");
+    if (!nthreads) {
+        const long n = sysconf(_SC_NPROCESSORS_ONLN);
+        for (nthreads = 0; nthreads < (n > 0 ? n : 1) && nthreads < BENCH_MAX_LIST; nthreads++)
+            threads[nthreads] = nthreads + 1;
+    }
+    if (!nsearches) {
+        searches[0] = OMCTI_SEARCH_FULL;
+        searches[1] = OMCTI_SEARCH_DIAMOND;
+        nsearches = 2;
+    }
+    for (char *save = NULL, *t = strtok_r(engine_buf, ",", &save); t && nengines < 8;
+         t = strtok_r(NULL, ",", &save))
+        engines[nengines++] = t;
+    if (omcti_validate_settings(&s, err, sizeof err) < 0)
+        return cli_error(EXIT_USAGE, "%s", err);
+
+    BenchFrames fr;
+    int ret = frames_load(&fr, input, max_frames, err, sizeof err);
+    if (ret < 0)
+        return cli_error(ret == OMCTI_ERR_INTERRUPT ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN, "%s", err);
+
+    BenchRow *rows = calloc((size_t)nengines * nsearches * nthreads, sizeof *rows);
+    int nrows = 0, status = EXIT_OK;
+    for (int e = 0; e < nengines && rows && status == EXIT_OK; e++) {
+        if (!omcti_engine_available(engines[e], err, sizeof err)) {
+            fprintf(stderr, "omcti: bench: engine %s skipped: %s\n", engines[e], err);
+            continue;
+        }
+        for (int si = 0; si < nsearches && status == EXIT_OK; si++)
+            for (int ti = 0; ti < nthreads && status == EXIT_OK; ti++) {
+                OmctiSettings run = s;
+                run.engine = engines[e];
+                run.search = (OmctiSearch)searches[si];
+                run.threads = threads[ti];
+                BenchRow *r = &rows[nrows];
+                *r = (BenchRow){ .engine = engines[e], .search = run.search, .threads = run.threads };
+                if (!json)
+                    fprintf(stderr, "\rbench: %s %s %d thread(s)...   ", engines[e],
+                            omcti_search_name(run.search), run.threads);
+                ret = bench_run(&fr, &run, r, err, sizeof err);
+                if (ret < 0)
+                    status = cli_error(ret == OMCTI_ERR_INTERRUPT ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN,
+                                       "bench: %s", err);
+                else
+                    nrows++;
+            }
+    }
+    if (!json)
+        fprintf(stderr, "\r%60s\r", "");
+    if (!rows)
+        status = cli_error(EXIT_FAILURE_RUN, "bench: out of memory");
+    else if (nrows)
+        print_table(rows, nrows, &fr, input, &s, json);
+    else if (status == EXIT_OK)
+        status = cli_error(EXIT_FAILURE_RUN, "bench: no engine could run");
+    free(rows);
+    frames_free(&fr);
+    return status;
+}

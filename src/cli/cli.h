@@ -1,0 +1,37 @@
+/* The omcti program: subcommands and the helpers they share. */
+#ifndef OMCTI_CLI_H
+#define OMCTI_CLI_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "omcti.h"
+
+/* Exit codes (docs/errors.md). */
+enum {
+    EXIT_OK = 0,
+    EXIT_FAILURE_RUN = 1,   /* input, output, engine or processing error */
+    EXIT_USAGE = 2,         /* invalid command line                       */
+    EXIT_INTERRUPTED = 130, /* SIGINT / SIGTERM                           */
+};
+
+int cli_convert(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+int cli_eval(int argc, char **argv);
+int cli_join(int argc, char **argv);
+int cli_farm(int argc, char **argv);
+
+/* Set by SIGINT/SIGTERM; long loops poll it. A signal handler can only
+ * talk to the program through such a flag, so this is the one
+ * process-wide variable (see main.c). */
+int cli_interrupted(void);
+void cli_install_signal_handlers(void);
+
+/* Prints "omcti: <msg>" on stderr; returns code. */
+int cli_error(int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif

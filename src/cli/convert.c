@@ -1,0 +1,523 @@
+/* `omcti -i IN -o OUT`: read pictures, send each to the library, and write
+ * the originals and the in-between pictures in output order. The output is
+ * opened only once two input pictures are in hand, so a one-frame or broken
+ * input never creates a file.
+ *
+ * The same loop converts a range of the output (`--segment I/N`, and the
+ * workers of `--workers N` / `--devices`): it seeks to SEGMENT_OVERLAP
+ * frames before the range and writes only the range's output frames
+ * (segment.h), which are then bit for bit those of the whole run. */
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "omcti.h"
+#include "src/common.h"
+#include "src/cli/cli.h"
+#include "src/cli/options.h"
+#include "src/cli/progress.h"
+#include "src/cli/segment.h"
+#include "src/cli/timeline.h"
+#include "src/io/async.h"
+#include "src/io/io.h"
+
+typedef struct Converter {
+    const CliOptions *opt;
+    OmctiSettings settings;    /* opt->settings with this worker's device   */
+    const char *output;
+    int overwrite, quiet;
+    int copy_audio;            /* stream-copy the input's audio              */
+    const FrameIndex *ix;      /* NULL: the whole input, no seeking          */
+    SegmentRange range;        /* with ix: what to read and write            */
+    int64_t fail_at;           /* test hook: fail before this output frame   */
+    VideoReader *in;
+    VideoWriter *out;
+    AsyncReader *reader;       /* decodes ahead on its own thread          */
+    AsyncWriter *writer;       /* encodes behind on its own thread         */
+    OmctiContext *ctx;
+    int64_t base;              /* index of the first picture read           */
+    int64_t have;              /* input pictures sent to the library       */
+    int64_t last_index;        /* index of the last one                    */
+    int64_t written;           /* output frames written                     */
+    int status;                /* convert_one()'s result (workers)          */
+    int eof;
+    char err[1024];
+} Converter;
+
+static void print_version(void)
+{
+    printf("omcti %s (FFmpeg: %s, CUDA: %s, OpenMP: %s)\n", omcti_version(),
+           OMCTI_HAVE_FFMPEG ? "yes" : "no", OMCTI_HAVE_CUDA ? "yes" : "no",
+           OMCTI_HAVE_OPENMP ? "yes" : "no");
+}
+
+/* Reads the next input picture into the library. 1: sent, 0: end. */
+static int feed(Converter *c)
+{
+    if (c->eof) return 0;
+    if ((c->ix && c->base + c->have >= c->range.read_to) ||
+        (!c->ix && c->opt->max_frames >= 0 && c->have >= c->opt->max_frames)) {
+        c->eof = 1;
+        return 0;
+    }
+    OmctiPicture in;
+    int ret = async_reader_next(c->reader, &in, c->err, sizeof c->err);
+    if (ret < 0) return ret;
+    if (ret == 0) {
+        c->eof = 1;
+        return 0;
+    }
+    const VideoInfo *info = video_reader_info(c->in);
+    if (in.width != info->width || in.height != info->height)
+        return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
+                         "'%s': the picture size changes mid-stream (%dx%d to %dx%d), "
+                         "which omcti does not support", c->opt->input, info->width,
+                         info->height, in.width, in.height);
+    if ((ret = omcti_send_picture(c->ctx, &in)) < 0)
+        return set_error(c->err, sizeof c->err, ret, "%s", omcti_last_error(c->ctx));
+    c->last_index = c->base + c->have++;
+    return 1;
+}
+
+/* Builds output picture i (the original or the in-between picture at
+ * p) straight into the writer's next buffer. */
+static int emit(Converter *c, const TimelinePoint *p)
+{
+    OmctiPicture out;
+    int ret = async_writer_acquire(c->writer, &out, c->err, sizeof c->err);
+    if (ret < 0) return ret;
+    if (p->frame == c->last_index)               /* hold the last frame */
+        ret = omcti_interpolate(c->ctx, 1, 1, &out);
+    else
+        ret = omcti_interpolate(c->ctx, p->num, p->den, &out);
+    if (ret < 0)
+        return set_error(c->err, sizeof c->err, ret, "%s", omcti_last_error(c->ctx));
+    async_writer_commit(c->writer);
+    return 0;
+}
+
+static int open_output(Converter *c, const Timeline *tl)
+{
+    const VideoInfo *in_info = video_reader_info(c->in);
+    VideoInfo info = *in_info;
+    info.fps = tl->out_fps;
+    if (c->ix)
+        info.nb_frames = c->range.out_end - c->range.out_first;
+    else if (info.nb_frames > 0)
+        info.nb_frames = timeline_output_count(tl, info.nb_frames);
+    const int copy_audio = c->copy_audio && in_info->has_audio &&
+                           c->opt->mode != RATE_SLOWMO && strcmp(c->opt->input, "-");
+    if (c->copy_audio && in_info->has_audio && c->opt->mode == RATE_SLOWMO && !c->quiet)
+        fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
+    const WriterOptions wo = {
+        .codec = c->opt->codec,
+        .crf = c->opt->crf,
+        .lossless = c->opt->lossless,
+        .overwrite = c->overwrite,
+        .audio_from = copy_audio ? c->opt->input : NULL,
+        .input_path = c->opt->input,
+        .src_pix_fmt = in_info->pix_fmt,
+        .quiet = c->quiet,
+    };
+    return video_writer_open(&c->out, c->output, &info, &wo, c->err, sizeof c->err);
+}
+
+static int run(Converter *c)
+{
+    int ret = video_reader_open(&c->in, c->opt->input, c->err, sizeof c->err);
+    if (ret < 0) return ret;
+    const VideoInfo *info = video_reader_info(c->in);
+
+    Timeline tl;
+    if (timeline_init(&tl, info->fps, c->opt->mode, c->opt->factor, c->opt->fps) < 0)
+        return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
+                         "'%s': the frame rate %lld/%lld is unusable", c->opt->input,
+                         (long long)info->fps.num, (long long)info->fps.den);
+    if (info->vfr && !c->quiet)
+        fprintf(stderr, "omcti: note: '%s' has a variable frame rate; it is treated as "
+                "constant %.3f fps\n", c->opt->input, rational_to_double(info->fps));
+    if (info->converted && !c->quiet)
+        fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0\n", info->pix_fmt);
+    if (c->ix && c->range.read_from > 0) {
+        if ((ret = video_reader_seek(c->in, c->ix, c->range.read_from, c->err,
+                                     sizeof c->err)) < 0)
+            return ret;
+        c->base = c->range.read_from;
+    }
+
+    char oerr[512];
+    if ((ret = omcti_open(&c->ctx, &c->settings, info->width, info->height,
+                          oerr, sizeof oerr)) < 0)
+        return set_error(c->err, sizeof c->err, ret, "%s", oerr);
+    if ((ret = async_reader_start(&c->reader, c->in, 3, c->err, sizeof c->err)) < 0)
+        return ret;
+
+    for (int k = 0; k < 2; k++) {
+        if ((ret = feed(c)) < 0) return ret;
+        if (ret == 0)
+            return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
+                             c->have ? "'%s' has only one video frame; at least two are needed"
+                                     : "'%s' has no video frames",
+                             c->opt->input);
+    }
+    if ((ret = open_output(c, &tl)) < 0) return ret;
+    if ((ret = async_writer_start(&c->writer, c->out, info->width, info->height, 4,
+                                  c->err, sizeof c->err)) < 0)
+        return ret;
+
+    Progress prog;
+    int64_t total = info->nb_frames > 0 ? timeline_output_count(&tl, info->nb_frames) : -1;
+    if (c->opt->max_frames > 0 && (total < 0 || c->opt->max_frames < info->nb_frames))
+        total = timeline_output_count(&tl, c->opt->max_frames);
+    if (c->ix)
+        total = c->range.out_end - c->range.out_first;
+    progress_init(&prog, c->quiet, total);
+
+    const int64_t first = c->ix ? c->range.out_first : 0;
+    int64_t i = first;
+    for (; !c->ix || i < c->range.out_end; i++) {
+        if (cli_interrupted())
+            return set_error(c->err, sizeof c->err, OMCTI_ERR_INTERRUPT,
+                             "interrupted; the incomplete output was removed");
+        if (i == c->fail_at)
+            return set_error(c->err, sizeof c->err, OMCTI_ERR_IO,
+                             "segment %d/%d fails on purpose at output frame %lld "
+                             "(OMCTI_TEST_FAIL_SEGMENT, a test hook)", c->opt->seg_index,
+                             c->opt->seg_count, (long long)i);
+        const TimelinePoint p = timeline_point(&tl, i);
+        /* Read until the pair (p.frame, p.frame + 1) is the library's. */
+        while (p.frame + 1 > c->last_index && !c->eof)
+            if ((ret = feed(c)) < 0) return ret;
+        if (p.frame > c->last_index)
+            break;                                  /* past the input's end */
+        if ((ret = emit(c, &p)) < 0) return ret;
+        progress_update(&prog, i - first + 1);
+    }
+    if (c->ix && i < c->range.out_end)
+        return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
+                         "'%s': the input ended at frame %lld, but its frame index counts %lld "
+                         "(damaged input?)", c->opt->input, (long long)(c->last_index + 1),
+                         (long long)c->ix->count);
+    c->written = i - first;
+    if ((ret = async_writer_drain(c->writer, c->err, sizeof c->err)) < 0) return ret;
+    progress_end(&prog, i - first);
+    async_writer_stop(&c->writer);
+    if ((ret = video_writer_finish(c->out, c->err, sizeof c->err)) < 0) return ret;
+
+    if (!c->quiet) {
+        OmctiStats st;
+        omcti_get_stats(c->ctx, &st);
+        fprintf(stderr, "omcti: %lld frames in, %lld out, %lld/%lld fps, engine %s%s",
+                (long long)c->have, (long long)c->written, (long long)tl.out_fps.num,
+                (long long)tl.out_fps.den, omcti_engine_name(c->ctx),
+                st.scene_cuts ? "" : "\n");
+        if (st.scene_cuts)
+            fprintf(stderr, ", %llu scene cuts\n", (unsigned long long)st.scene_cuts);
+    }
+    return 0;
+}
+
+/* Runs c and releases everything it opened; returns run()'s code. */
+static int convert_one(Converter *c)
+{
+    int ret = run(c);
+    async_writer_stop(&c->writer);
+    async_reader_stop(&c->reader);
+    if (ret < 0)
+        video_writer_abort(&c->out);
+    else
+        video_writer_close(&c->out);
+    video_reader_close(&c->in);
+    omcti_close(&c->ctx);
+    return ret;
+}
+
+static void *worker_main(void *arg)
+{
+    Converter *c = arg;
+    c->status = convert_one(c);
+    return NULL;
+}
+
+/* ---- the parts of one run: segment, workers, devices ------------------- */
+
+typedef struct Job {
+    CliOptions *opt;
+    FrameIndex ix;
+    int have_ix;
+    int64_t n;                 /* input frames used (index, --frames)        */
+    Timeline tl;
+    SegmentRange range;        /* this process's share of the output         */
+    int devices[64], n_workers;/* device per worker (cuda), or -1            */
+    int has_audio;             /* the input has an audio stream              */
+    char err[1024];
+} Job;
+
+/* Which CUDA devices --devices names; fails where there is none. */
+static int pick_devices(Job *j)
+{
+    CliOptions *o = j->opt;
+    char why[512] = "";
+    if (!omcti_engine_available("cuda", why, sizeof why))
+        return set_error(j->err, sizeof j->err, OMCTI_ERR_ENGINE,
+                         "--devices: no CUDA device can be used here (%s)", why);
+    int want = o->devices_all ? 64 : o->n_devices, n = 0;
+    for (int k = 0; k < want; k++) {
+        OmctiSettings s = o->settings;
+        s.device = o->devices_all ? k : o->devices[k];
+        OmctiContext *probe = NULL;
+        int ret = omcti_open(&probe, &s, 64, 64, why, sizeof why);
+        omcti_close(&probe);
+        if (ret < 0) {
+            if (o->devices_all) break;   /* past the last device */
+            return set_error(j->err, sizeof j->err, OMCTI_ERR_ENGINE, "--devices: device %d: %s",
+                             s.device, why);
+        }
+        j->devices[n++] = s.device;
+    }
+    if (!n)
+        return set_error(j->err, sizeof j->err, OMCTI_ERR_ENGINE,
+                         "--devices all: no CUDA device opens (%s)", why);
+    j->n_workers = n;
+    return 0;
+}
+
+/* The exact frame count (and seek table): loaded from --index, or one pass
+ * over the input. */
+static int prepare_index(Job *j)
+{
+    CliOptions *o = j->opt;
+    VideoReader *r = NULL;
+    int ret = video_reader_open(&r, o->input, j->err, sizeof j->err);
+    if (ret < 0) return ret;
+    const VideoInfo *info = video_reader_info(r);
+    j->has_audio = info->has_audio;
+    if (timeline_init(&j->tl, info->fps, o->mode, o->factor, o->fps) < 0) {
+        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT,
+                        "'%s': the frame rate %lld/%lld is unusable", o->input,
+                        (long long)info->fps.num, (long long)info->fps.den);
+    } else if (o->index_path) {
+        ret = frame_index_load(&j->ix, o->index_path, o->input, j->err, sizeof j->err);
+    } else {
+        if (!o->quiet && !o->seg_count)
+            fprintf(stderr, "omcti: counting the frames of '%s' (a demux-only pass)\n", o->input);
+        ret = video_reader_index(r, &j->ix, j->err, sizeof j->err);
+    }
+    video_reader_close(&r);
+    if (ret < 0) return ret;
+    j->have_ix = 1;
+    j->n = j->ix.count;
+    if (o->max_frames >= 0 && o->max_frames < j->n) j->n = o->max_frames;
+    if (j->n < 2)
+        return set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, j->n ?
+                         "'%s' has only one video frame; at least two are needed" :
+                         "'%s' has no video frames", o->input);
+    return 0;
+}
+
+static void remove_parts(char (*parts)[PATH_MAX], int n, const char *dir)
+{
+    for (int k = 0; k < n; k++) unlink(parts[k]);
+    if (dir[0]) rmdir(dir);
+}
+
+/* Converts j->range into output with n_workers threads, each its own
+ * sub-range, context and device, then joins the parts in process. */
+static int run_workers(Job *j, const char *output, int copy_audio)
+{
+    CliOptions *o = j->opt;
+    const int K = j->n_workers;
+    Converter *cs = calloc((size_t)K, sizeof *cs);
+    pthread_t *th = calloc((size_t)K, sizeof *th);
+    char (*parts)[PATH_MAX] = calloc((size_t)K, sizeof *parts);
+    const char **names = calloc((size_t)K, sizeof *names);
+    char dir[PATH_MAX] = "";
+    int ret = 0, nparts = 0;
+    if (!cs || !th || !parts || !names) {
+        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    /* The parts live beside the output (same filesystem, cleaned up). */
+    const char *slash = strrchr(output, '/');
+    const char *base = slash ? slash + 1 : output;
+    const char *dot = strrchr(base, '.');
+    snprintf(dir, sizeof dir, "%.*s.%s.omcti-parts-XXXXXX", (int)(base - output), output, base);
+    if (!mkdtemp(dir)) {
+        dir[0] = 0;
+        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_IO, "cannot write '%s': cannot create "
+                        "a folder for its parts", output);
+        goto out;
+    }
+    int threads = o->settings.threads;
+    if (threads <= 0) {
+        long nc = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = nc > 0 ? (int)nc : 1;
+    }
+    const int per = max_i(1, threads / K);
+    int started = 0;
+    for (int k = 0; k < K; k++) {
+        SegmentRange r;
+        segment_split(&j->tl, j->n, &j->range, k, K, &r);
+        if (r.out_first == r.out_end) continue;   /* too short to share */
+        Converter *c = &cs[nparts];
+        snprintf(parts[nparts], PATH_MAX, "%s/part-%03d%s", dir, k, dot ? dot : ".mkv");
+        names[nparts] = parts[nparts];
+        c->opt = o;
+        c->settings = o->settings;
+        c->settings.threads = per;
+        if (j->devices[k] >= 0) c->settings.device = j->devices[k];
+        c->output = parts[nparts];
+        c->overwrite = 1;
+        c->quiet = 1;
+        c->ix = &j->ix;
+        c->range = r;
+        c->fail_at = -1;
+        nparts++;
+    }
+    for (; started < nparts; started++)
+        if (pthread_create(&th[started], NULL, worker_main, &cs[started])) {
+            ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "cannot start a worker");
+            break;
+        }
+    for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
+    for (int k = 0; k < started && ret == 0; k++)
+        if (cs[k].status < 0) {
+            snprintf(j->err, sizeof j->err, "%s", cs[k].err);
+            ret = cs[k].status;
+        }
+    if (ret == 0 && cli_interrupted())
+        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_INTERRUPT,
+                        "interrupted; the incomplete output was removed");
+    if (ret == 0) {
+        int64_t frames = 0;
+        ret = io_join(output, names, nparts, copy_audio ? o->input : NULL, o->overwrite, o->quiet,
+                      &frames, j->err, sizeof j->err);
+        if (ret == 0 && !o->quiet)
+            fprintf(stderr, "omcti: %lld frames in, %lld out, %d workers (%s)\n",
+                    (long long)(j->range.end - j->range.first), (long long)frames, nparts,
+                    j->devices[0] >= 0 ? "one per CUDA device" : "CPU");
+    }
+out:
+    if (parts) remove_parts(parts, nparts, dir);
+    free(cs);
+    free(th);
+    free(parts);
+    free(names);
+    return ret;
+}
+
+static int exit_code(int ret)
+{
+    if (ret == OMCTI_ERR_INTERRUPT) return EXIT_INTERRUPTED;
+    return ret == OMCTI_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE_RUN;
+}
+
+int cli_convert(int argc, char **argv)
+{
+    CliOptions opt;
+    Job *j = NULL;
+    char err[1024];
+    int ret = cli_parse_convert(argc, argv, 1, &opt, err, sizeof err);
+    if (ret < 0) return cli_error(EXIT_USAGE, "%s", err);
+    if (opt.help) {
+        fputs(cli_convert_usage, stdout);
+        return EXIT_OK;
+    }
+    if (opt.version) {
+        print_version();
+        return EXIT_OK;
+    }
+    cli_install_signal_handlers();
+    const int devices = opt.devices_all || opt.n_devices > 0;
+    if (!(j = calloc(1, sizeof *j))) return cli_error(EXIT_FAILURE_RUN, "out of memory");
+    j->opt = &opt;
+    for (int k = 0; k < 64; k++) j->devices[k] = -1;
+    j->n_workers = opt.workers > 1 ? opt.workers : 1;
+    if (devices) {
+        if ((ret = pick_devices(j)) < 0) goto out;
+        if (j->n_workers == 1) {
+            if (!opt.quiet)
+                fprintf(stderr, "omcti: note: one CUDA device (%d): no split\n", j->devices[0]);
+            opt.settings.device = j->devices[0];
+        }
+    }
+    if (!opt.seg_count && j->n_workers == 1) {
+        free(j);
+        Converter c;
+        memset(&c, 0, sizeof c);
+        c.opt = &opt;
+        c.settings = opt.settings;
+        c.output = opt.output;
+        c.overwrite = opt.overwrite;
+        c.quiet = opt.quiet;
+        c.copy_audio = 1;
+        c.fail_at = -1;
+        ret = convert_one(&c);
+        if (ret < 0) return cli_error(exit_code(ret), "%s", c.err);
+        return EXIT_OK;
+    }
+
+    if ((ret = prepare_index(j)) < 0) goto out;
+    if (opt.seg_count) {
+        if ((ret = segment_check(&j->tl, j->n, opt.seg_count, opt.input, j->err,
+                                 sizeof j->err)) < 0)
+            goto out;
+        segment_range(&j->tl, j->n, opt.seg_index, opt.seg_count, &j->range);
+    } else {
+        segment_range(&j->tl, j->n, 0, 1, &j->range);
+    }
+    /* Pieces get no audio (the join adds it); a whole run's parts do. */
+    const int copy_audio = !opt.seg_count && j->has_audio && opt.mode != RATE_SLOWMO &&
+                           !io_path_is_y4m(opt.output);
+    if (!opt.seg_count && j->has_audio && opt.mode == RATE_SLOWMO && !opt.quiet)
+        fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
+    char key[8192] = "";
+    if (opt.seg_count) {
+        char sum[PATH_MAX + 8];
+        segment_options_key(&opt, j->n, key, sizeof key);
+        piece_sum_path(opt.output, sum, sizeof sum);
+        if (strcmp(opt.output, "-")) unlink(sum);   /* stale until the piece is complete */
+    }
+    int64_t fail_at = -1;
+    const char *hook = getenv("OMCTI_TEST_FAIL_SEGMENT");
+    if (opt.seg_count && hook && *hook && atoi(hook) == opt.seg_index)
+        fail_at = (j->range.out_first + j->range.out_end) / 2;
+
+    if (j->n_workers > 1 && fail_at < 0) {
+        ret = run_workers(j, opt.output, copy_audio);
+    } else {
+        Converter *c = calloc(1, sizeof *c);
+        if (!c) {
+            ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        c->opt = &opt;
+        c->settings = opt.settings;
+        c->output = opt.output;
+        c->overwrite = opt.overwrite;
+        c->quiet = opt.quiet;
+        c->copy_audio = copy_audio;
+        c->ix = &j->ix;
+        c->range = j->range;
+        c->fail_at = fail_at;
+        ret = convert_one(c);
+        if (ret < 0) snprintf(j->err, sizeof j->err, "%s", c->err);
+        free(c);
+    }
+    if (ret == 0 && opt.seg_count && strcmp(opt.output, "-"))
+        ret = piece_sum_write(opt.output, key, j->err, sizeof j->err);
+out:
+    if (j->have_ix) frame_index_free(&j->ix);
+    if (ret < 0) {
+        int code = exit_code(ret);
+        cli_error(code, "%s", j->err);
+        free(j);
+        return code;
+    }
+    free(j);
+    return EXIT_OK;
+}

@@ -1,0 +1,463 @@
+/* `omcti eval`: the drop-and-reconstruct protocol (shared/DESIGN.md).
+ *
+ * The input F0, F1, F2, ... is read once. The even pictures are sent to one
+ * context per method (and per search for the motion methods), each rebuilds
+ * F2k+1 at t = 1/2 from F2k and F2k+2, and the result is compared with the
+ * original F2k+1 (src/cli/metrics.h: PSNR-Y, PSNR-YUV, SSIM-Y). Only three
+ * input pictures are held at a time, so long clips need no more memory than
+ * short ones (apart from the per-frame PSNR kept for the plot).
+ *
+ * --compare FILE scores another tool's up-conversion of the even pictures
+ * (e.g. FFmpeg's minterpolate, docs/minterpolate_eval.sh): its odd pictures
+ * are compared with the same originals and the same metrics. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omcti.h"
+#include "src/cli/cli.h"
+#include "src/cli/metrics.h"
+#include "src/common.h"
+#include "src/frame.h"
+#include "src/io/io.h"
+
+#define EVAL_MAX_RUNS 16
+
+static const char eval_usage[] =
+    "usage: omcti eval -i INPUT [--methods omcti,mcti,blend,repeat] [--search full,diamond]\n"
+    "                  [--frames N] [--json] [--plot FILE.png] [--block N] [--range N]\n"
+    "                  [--threads N] [--engine NAME] [--scd none|auto] [--scd-threshold X]\n"
+    "                  [--compare FILE[=NAME]]\n"
+    "Keeps the even frames F0, F2, ... of the first N frames (default all), rebuilds\n"
+    "every odd frame F2k+1 at t=1/2 from F2k and F2k+2 with each method and compares\n"
+    "it with the original: mean PSNR-Y, PSNR-YUV (Y, U, V samples pooled), SSIM-Y\n"
+    "(8x8 windows every 4 pixels), the worst frame and the time per rebuilt frame\n"
+    "(motion estimation included). PSNR is capped at 100 dB for identical frames.\n"
+    "--compare scores FILE, another tool's 2x up-conversion of the even frames, on\n"
+    "the same odd frames (its frame 2k+1 against the original F2k+1).\n";
+
+typedef struct EvalRun {
+    char label[64];
+    OmctiMethod method;
+    OmctiSearch search;
+    int external;             /* --compare: frames come from a reader     */
+    OmctiContext *ctx;
+    VideoReader *ext;
+    int ext_pos;              /* pictures read from ext so far            */
+    double psnr_y, psnr_yuv, ssim_y, seconds;
+    double worst;
+    int worst_frame;
+    uint64_t cuts;
+    double *per_frame;        /* PSNR-Y of every rebuilt frame            */
+} EvalRun;
+
+typedef struct EvalOptions {
+    const char *input, *plot, *compare, *engine;
+    char methods[256], searches[64];
+    int frames, json, block, range, threads;
+    OmctiSceneCut scd;
+    double scd_threshold;
+} EvalOptions;
+
+/* An owned copy of a picture (the reader's planes are only valid until the
+ * next read). */
+typedef struct PicBuf {
+    OmctiPicture pic;
+    uint8_t *buf;
+} PicBuf;
+
+static int picbuf_alloc(PicBuf *b, int w, int h)
+{
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    const size_t ys = (size_t)w * h, cs = (size_t)cw * ch;
+    b->buf = malloc(ys + 2 * cs);
+    if (!b->buf) return -1;
+    b->pic = (OmctiPicture){ .data = { b->buf, b->buf + ys, b->buf + ys + cs },
+                             .stride = { w, cw, cw }, .width = w, .height = h };
+    return 0;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* 0: run; -1: --help printed; > 0: exit code of a usage error. */
+static int parse_args(int argc, char **argv, EvalOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    snprintf(o->methods, sizeof o->methods, "omcti,mcti,blend,repeat");
+    snprintf(o->searches, sizeof o->searches, "full");
+    o->block = 16;
+    o->range = 16;
+    o->scd = OMCTI_SCD_AUTO;
+    o->scd_threshold = 1.0;
+    o->engine = "auto";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(eval_usage, stdout);
+            return -1;
+        }
+        if (!strcmp(a, "--json")) {
+            o->json = 1;
+            continue;
+        }
+        if (i + 1 >= argc)
+            return cli_error(EXIT_USAGE, "eval: option %s needs a value", a);
+        const char *v = argv[++i];
+        if (!strcmp(a, "-i") || !strcmp(a, "--input")) o->input = v;
+        else if (!strcmp(a, "--methods") || !strcmp(a, "--method"))
+            snprintf(o->methods, sizeof o->methods, "%s", v);
+        else if (!strcmp(a, "--search")) snprintf(o->searches, sizeof o->searches, "%s", v);
+        else if (!strcmp(a, "--plot")) o->plot = v;
+        else if (!strcmp(a, "--compare")) o->compare = v;
+        else if (!strcmp(a, "--engine")) o->engine = v;
+        else if (!strcmp(a, "--frames")) {
+            if (parse_int(v, 3, 1 << 30, &o->frames) < 0)
+                return cli_error(EXIT_USAGE, "eval: --frames needs an integer >= 3, not '%s'", v);
+        } else if (!strcmp(a, "--block")) {
+            if (parse_int(v, 8, 32, &o->block) < 0)
+                return cli_error(EXIT_USAGE, "eval: --block must be 8, 16 or 32, not '%s'", v);
+        } else if (!strcmp(a, "--range")) {
+            if (parse_int(v, 1, 64, &o->range) < 0)
+                return cli_error(EXIT_USAGE, "eval: --range must be 1..64, not '%s'", v);
+        } else if (!strcmp(a, "--threads")) {
+            if (parse_int(v, 0, 1024, &o->threads) < 0)
+                return cli_error(EXIT_USAGE, "eval: --threads must be 0..1024, not '%s'", v);
+        } else if (!strcmp(a, "--scd")) {
+            if (!strcmp(v, "none")) o->scd = OMCTI_SCD_NONE;
+            else if (!strcmp(v, "auto")) o->scd = OMCTI_SCD_AUTO;
+            else return cli_error(EXIT_USAGE, "eval: --scd must be none or auto, not '%s'", v);
+        } else if (!strcmp(a, "--scd-threshold")) {
+            char *end;
+            o->scd_threshold = strtod(v, &end);
+            if (end == v || *end || !(o->scd_threshold > 0))
+                return cli_error(EXIT_USAGE, "eval: --scd-threshold must be > 0, not '%s'", v);
+        } else {
+            return cli_error(EXIT_USAGE, "eval: unknown option '%s' (omcti eval --help)", a);
+        }
+    }
+    if (!o->input)
+        return cli_error(EXIT_USAGE, "eval: no input (-i FILE)");
+    return 0;
+}
+
+static int add_runs(EvalOptions *o, EvalRun *runs, int *nruns)
+{
+    char methods[256], searches[64];
+    snprintf(methods, sizeof methods, "%s", o->methods);
+    for (char *sm = NULL, *m = strtok_r(methods, ",", &sm); m; m = strtok_r(NULL, ",", &sm)) {
+        const int mi = omcti_method_from_name(m);
+        if (mi < 0)
+            return cli_error(EXIT_USAGE, "eval: unknown method '%s' (omcti, mcti, blend, repeat)", m);
+        const int motion = mi == OMCTI_METHOD_OMCTI || mi == OMCTI_METHOD_MCTI;
+        snprintf(searches, sizeof searches, "%s", o->searches);
+        for (char *ss = NULL, *s = strtok_r(searches, ",", &ss); s; s = strtok_r(NULL, ",", &ss)) {
+            const int si = omcti_search_from_name(s);
+            if (si < 0)
+                return cli_error(EXIT_USAGE, "eval: unknown search '%s' (full, diamond)", s);
+            if (*nruns >= EVAL_MAX_RUNS)
+                return cli_error(EXIT_USAGE, "eval: too many method x search combinations");
+            EvalRun *r = &runs[(*nruns)++];
+            r->method = (OmctiMethod)mi;
+            r->search = (OmctiSearch)si;
+            if (motion)
+                snprintf(r->label, sizeof r->label, "%s/%s", m, s);
+            else
+                snprintf(r->label, sizeof r->label, "%s", m);
+            if (!motion) break; /* the search does not matter */
+        }
+    }
+    if (o->compare) {
+        if (*nruns >= EVAL_MAX_RUNS)
+            return cli_error(EXIT_USAGE, "eval: too many method x search combinations");
+        EvalRun *r = &runs[(*nruns)++];
+        r->external = 1;
+        const char *eq = strrchr(o->compare, '=');
+        snprintf(r->label, sizeof r->label, "%s", eq ? eq + 1 : "compare");
+    }
+    return 0;
+}
+
+static int write_plot(const EvalOptions *o, const EvalRun *runs, int nruns, int nframes)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        return cli_error(EXIT_FAILURE_RUN,
+                         "eval: --plot needs gnuplot, which is not installed "
+                         "(apt-get install gnuplot-nox)");
+    FILE *g = popen("gnuplot", "w");
+    if (!g)
+        return cli_error(EXIT_FAILURE_RUN, "eval: cannot start gnuplot: %s", strerror(errno));
+    fprintf(g, "set terminal pngcairo size 1000,560 noenhanced\n");
+    fprintf(g, "set output '%s'\n", o->plot);
+    fprintf(g, "set title 'PSNR-Y of the rebuilt odd frames: %s'\n", o->input);
+    fprintf(g, "set xlabel 'frame'\nset ylabel 'PSNR-Y (dB)'\nset key outside right\nset grid\n");
+    fprintf(g, "$d << EOD\n");
+    for (int k = 0; k < nframes; k++) {
+        fprintf(g, "%d", 2 * k + 1);
+        for (int r = 0; r < nruns; r++)
+            fprintf(g, " %.4f", runs[r].per_frame[k]);
+        fputc('\n', g);
+    }
+    fprintf(g, "EOD\nplot ");
+    for (int r = 0; r < nruns; r++)
+        fprintf(g, "%s$d using 1:%d with linespoints title '%s'", r ? ", " : "", r + 2,
+                runs[r].label);
+    fprintf(g, "\n");
+    const int rc = pclose(g);
+    if (rc != 0)
+        return cli_error(EXIT_FAILURE_RUN, "eval: gnuplot failed writing %s (status %d)",
+                         o->plot, rc);
+    return 0;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+        else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", *s);
+        else fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int cli_eval(int argc, char **argv)
+{
+    EvalOptions o;
+    int ret = parse_args(argc, argv, &o);
+    if (ret) return ret < 0 ? EXIT_OK : ret; /* -1: --help was printed */
+
+    EvalRun runs[EVAL_MAX_RUNS];
+    memset(runs, 0, sizeof runs);
+    int nruns = 0;
+    if ((ret = add_runs(&o, runs, &nruns)) != 0) return ret;
+
+    char err[512];
+    VideoReader *rd = NULL;
+    if (video_reader_open(&rd, o.input, err, sizeof err) < 0)
+        return cli_error(EXIT_FAILURE_RUN, "%s", err);
+    const VideoInfo *info = video_reader_info(rd);
+    const int w = info->width, h = info->height;
+
+    int exit_code = EXIT_OK, nframes = 0, cap = 64;
+    PicBuf ring[3], ext;
+    memset(ring, 0, sizeof ring);
+    memset(&ext, 0, sizeof ext);
+    OmctiPicture out = {0};
+    PicBuf outb = {0};
+    for (int i = 0; i < 3; i++)
+        if (picbuf_alloc(&ring[i], w, h) < 0) goto nomem;
+    if (picbuf_alloc(&outb, w, h) < 0) goto nomem;
+    out = outb.pic;
+
+    for (int r = 0; r < nruns; r++) {
+        EvalRun *run = &runs[r];
+        run->worst = 1e9;
+        run->per_frame = malloc(sizeof *run->per_frame * cap);
+        if (!run->per_frame) goto nomem;
+        if (run->external) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s", o.compare);
+            char *eq = strrchr(path, '=');
+            if (eq) *eq = 0;
+            if (video_reader_open(&run->ext, path, err, sizeof err) < 0) {
+                exit_code = cli_error(EXIT_FAILURE_RUN, "%s", err);
+                goto done;
+            }
+            const VideoInfo *ei = video_reader_info(run->ext);
+            if (ei->width != w || ei->height != h) {
+                exit_code = cli_error(EXIT_FAILURE_RUN, "eval: %s is %dx%d, the input %dx%d",
+                                      path, ei->width, ei->height, w, h);
+                goto done;
+            }
+            continue;
+        }
+        OmctiSettings s;
+        omcti_default_settings(&s);
+        s.method = run->method;
+        s.search = run->search;
+        s.engine = o.engine;
+        s.threads = o.threads;
+        s.block = o.block;
+        s.range = o.range;
+        s.scd = o.scd;
+        s.scd_threshold = o.scd_threshold;
+        if (omcti_open(&run->ctx, &s, w, h, err, sizeof err) < 0) {
+            exit_code = cli_error(EXIT_FAILURE_RUN, "eval: %s: %s", run->label, err);
+            goto done;
+        }
+    }
+    if (!ext.buf && picbuf_alloc(&ext, w, h) < 0) goto nomem;
+
+    /* ring[0] = F2k, ring[1] = F2k+1, ring[2] = F2k+2 */
+    int idx = 0;
+    for (;;) {
+        if (o.frames && idx >= o.frames) break;
+        if (cli_interrupted()) {
+            exit_code = cli_error(EXIT_INTERRUPTED, "eval: interrupted");
+            goto done;
+        }
+        OmctiPicture in;
+        ret = video_reader_read(rd, &in, err, sizeof err);
+        if (ret < 0) {
+            exit_code = cli_error(EXIT_FAILURE_RUN, "%s", err);
+            goto done;
+        }
+        if (ret == 0) break;
+        const int slot = idx == 0 ? 0 : (idx % 2 ? 1 : 2);
+        picture_copy(&ring[slot].pic, &in);
+        if (idx % 2 == 0) {
+            for (int r = 0; r < nruns; r++) {
+                EvalRun *run = &runs[r];
+                if (run->external) continue;
+                const double t0 = now_seconds();
+                if (omcti_send_picture(run->ctx, &ring[slot].pic) < 0) {
+                    exit_code = cli_error(EXIT_FAILURE_RUN, "eval: %s: %s", run->label,
+                                          omcti_last_error(run->ctx));
+                    goto done;
+                }
+                run->seconds += now_seconds() - t0;
+            }
+            if (idx >= 2) {
+                const int k = idx / 2 - 1; /* rebuilding F2k+1 */
+                if (k >= cap) {
+                    cap *= 2;
+                    for (int r = 0; r < nruns; r++) {
+                        double *p = realloc(runs[r].per_frame, sizeof *p * cap);
+                        if (!p) goto nomem;
+                        runs[r].per_frame = p;
+                    }
+                }
+                /* The external output first: where it ends (minterpolate
+                 * drops its last in-between frames) every method stops, so
+                 * that all are scored on the same frames. */
+                int ext_end = 0;
+                for (int r = 0; r < nruns && !ext_end; r++) {
+                    EvalRun *run = &runs[r];
+                    while (run->external && run->ext_pos <= 2 * k + 1) {
+                        OmctiPicture ep;
+                        int e = video_reader_read(run->ext, &ep, err, sizeof err);
+                        if (e < 0) {
+                            exit_code = cli_error(EXIT_FAILURE_RUN, "%s", err);
+                            goto done;
+                        }
+                        if (e == 0) {
+                            fprintf(stderr, "omcti: eval: %s ends before frame %d; scoring "
+                                    "frames 1..%d only\n", o.compare, 2 * k + 1, 2 * k - 1);
+                            ext_end = 1;
+                            break;
+                        }
+                        if (run->ext_pos == 2 * k + 1) picture_copy(&ext.pic, &ep);
+                        run->ext_pos++;
+                    }
+                }
+                if (ext_end) break;
+                for (int r = 0; r < nruns; r++) {
+                    EvalRun *run = &runs[r];
+                    const OmctiPicture *res = &out;
+                    if (run->external) {
+                        res = &ext.pic;
+                    } else {
+                        const double t0 = now_seconds();
+                        if (omcti_interpolate(run->ctx, 1, 2, &out) < 0) {
+                            exit_code = cli_error(EXIT_FAILURE_RUN, "eval: %s: %s", run->label,
+                                                  omcti_last_error(run->ctx));
+                            goto done;
+                        }
+                        run->seconds += now_seconds() - t0;
+                        run->cuts += (uint64_t)omcti_pair_is_cut(run->ctx);
+                    }
+                    PictureMetrics m;
+                    metrics_picture(&ring[1].pic, res, &m);
+                    run->psnr_y += m.psnr_y;
+                    run->psnr_yuv += m.psnr_yuv;
+                    run->ssim_y += m.ssim_y;
+                    run->per_frame[k] = m.psnr_y;
+                    if (m.psnr_y < run->worst) {
+                        run->worst = m.psnr_y;
+                        run->worst_frame = 2 * k + 1;
+                    }
+                }
+                nframes = k + 1;
+                /* F2k+2 becomes the next F2k */
+                PicBuf t = ring[0];
+                ring[0] = ring[2];
+                ring[2] = t;
+            }
+        }
+        idx++;
+    }
+    if (nframes < 1) {
+        exit_code = cli_error(EXIT_FAILURE_RUN,
+                              "eval: %s: needs at least 3 frames, got %d", o.input, idx);
+        goto done;
+    }
+
+    if (o.json) {
+        printf("{\"input\": ");
+        json_string(stdout, o.input);
+        printf(", \"width\": %d, \"height\": %d, \"frames_read\": %d, \"frames_rebuilt\": %d,"
+               " \"block\": %d, \"range\": %d, \"psnr_cap_db\": %.0f, \"ssim\": \"8x8 windows every 4 px\","
+               " \"results\": [",
+               w, h, idx, nframes, o.block, o.range, METRICS_PSNR_CAP);
+        for (int r = 0; r < nruns; r++) {
+            const EvalRun *run = &runs[r];
+            printf("%s\n  {\"label\": ", r ? "," : "");
+            json_string(stdout, run->label);
+            printf(", \"method\": ");
+            json_string(stdout, run->external ? "external" : omcti_method_name(run->method));
+            printf(", \"search\": ");
+            json_string(stdout, run->external ? "" : omcti_search_name(run->search));
+            printf(", \"psnr_y\": %.4f, \"psnr_yuv\": %.4f, \"ssim_y\": %.6f,"
+                   " \"worst_psnr_y\": %.4f, \"worst_frame\": %d, \"seconds_per_frame\": %.6f,"
+                   " \"scene_cuts\": %llu, \"per_frame_psnr_y\": [",
+                   run->psnr_y / nframes, run->psnr_yuv / nframes, run->ssim_y / nframes,
+                   run->worst, run->worst_frame, run->seconds / nframes,
+                   (unsigned long long)run->cuts);
+            for (int k = 0; k < nframes; k++)
+                printf("%s%.4f", k ? ", " : "", run->per_frame[k]);
+            printf("]}");
+        }
+        printf("\n]}\n");
+    } else {
+        printf("%s: %dx%d, %d frames read, %d odd frames rebuilt at t=1/2 from their even "
+               "neighbours (PSNR capped at %.0f dB)\n",
+               o.input, w, h, idx, nframes, METRICS_PSNR_CAP);
+        printf("%-16s %8s %9s %8s %14s %10s %5s\n", "method", "PSNR-Y", "PSNR-YUV", "SSIM-Y",
+               "worst (frame)", "ms/frame", "cuts");
+        for (int r = 0; r < nruns; r++) {
+            const EvalRun *run = &runs[r];
+            char ms[32];
+            if (run->external) snprintf(ms, sizeof ms, "-");
+            else snprintf(ms, sizeof ms, "%.2f", run->seconds / nframes * 1e3);
+            printf("%-16s %8.3f %9.3f %8.5f %8.2f (%3d) %10s %5llu\n", run->label,
+                   run->psnr_y / nframes, run->psnr_yuv / nframes, run->ssim_y / nframes,
+                   run->worst, run->worst_frame, ms, (unsigned long long)run->cuts);
+        }
+    }
+    if (o.plot && write_plot(&o, runs, nruns, nframes) != 0)
+        exit_code = EXIT_FAILURE_RUN;
+    goto done;
+
+nomem:
+    exit_code = cli_error(EXIT_FAILURE_RUN, "eval: out of memory");
+done:
+    for (int r = 0; r < nruns; r++) {
+        omcti_close(&runs[r].ctx);
+        if (runs[r].ext) video_reader_close(&runs[r].ext);
+        free(runs[r].per_frame);
+    }
+    for (int i = 0; i < 3; i++) free(ring[i].buf);
+    free(ext.buf);
+    free(outb.buf);
+    video_reader_close(&rd);
+    return exit_code;
+}

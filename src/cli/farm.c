@@ -1,0 +1,611 @@
+/* `omcti farm`: convert a long video on a Slurm cluster (docs/scale.md).
+ *
+ *   1. one demux-only pass counts the input's frames (WORKDIR/frames.idx,
+ *      shared by the tasks so that none reads the whole file again);
+ *   2. a job array of N tasks, task I running `omcti --segment I/N`, writes
+ *      WORKDIR/piece-IIII.EXT and its checksum file;
+ *   3. a join job, `--dependency=afterok:ARRAY --kill-on-invalid-dep=yes`,
+ *      runs `omcti join`: it never runs when a segment failed, so a failure
+ *      leaves nothing under OUT.
+ * A rerun with the same WORKDIR submits only the segments whose piece does
+ * not match its checksum file (missing, failed, cut short, or made with
+ * other options). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "src/common.h"
+#include "src/cli/cli.h"
+#include "src/cli/options.h"
+#include "src/cli/segment.h"
+#include "src/cli/timeline.h"
+#include "src/io/io.h"
+
+static const char farm_usage[] =
+"usage: omcti farm -i INPUT -o OUTPUT --segments N [farm options] [conversion options]\n"
+"\n"
+"Converts INPUT on a Slurm cluster: a job array of N tasks (task I runs\n"
+"`omcti --segment I/N`), then a job that joins the pieces into OUTPUT once\n"
+"every task succeeded. The result is the same, bit for bit, as one\n"
+"`omcti -i INPUT -o OUTPUT [conversion options]`.\n"
+"\n"
+"  --segments N        number of segments (array tasks), 1..1000\n"
+"  --scheduler NAME    slurm (the only one)\n"
+"  --workdir DIR       pieces, logs, job scripts (default OUTPUT.omcti-farm);\n"
+"                      must be on a filesystem every node sees, as must\n"
+"                      INPUT, OUTPUT and the omcti program\n"
+"  --sbatch \"ARGS\"     extra sbatch options for every job, split at spaces\n"
+"                      (e.g. \"--partition=gpu --time=2:00:00\")\n"
+"  --wait              follow the jobs, print \"segments done / N\", exit non-zero\n"
+"                      naming the failed segment and its log if one fails\n"
+"  --poll SECONDS      how often --wait looks (default 2)\n"
+"  -y                  overwrite OUTPUT if it exists\n"
+"  -q, --quiet         print only the job ids and errors\n"
+"Conversion options (--factor, --fps, --method, --lossless, --threads, ...)\n"
+"are those of `omcti --help`; --threads T also asks Slurm for T CPUs per task.\n"
+"Rerun the same command to redo only missing or failed segments.\n";
+
+typedef struct Farm {
+    const char *input, *output, *workdir, *sbatch, *scheduler;
+    int segments, wait, overwrite, quiet;
+    double poll;
+    const char **conv;         /* conversion options, forwarded           */
+    int n_conv;
+    int threads_given;
+    CliOptions opt;
+    char in_abs[PATH_MAX], out_abs[PATH_MAX], dir_abs[PATH_MAX], exe[PATH_MAX];
+    char index[PATH_MAX + 16];
+    const char *ext;
+    int64_t n;
+    char err[2048];
+} Farm;
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* An absolute name for a file that may not exist yet (its folder must). */
+static int absolute(const char *path, char *out, char *err, size_t errlen)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    if (slash == path) snprintf(dir, sizeof dir, "/");
+    char real[PATH_MAX];
+    if (!realpath(dir, real))
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': folder '%s': %s", path,
+                         dir, strerror(errno));
+    if (snprintf(out, PATH_MAX, "%s/%s", strcmp(real, "/") ? real : "",
+                 slash ? slash + 1 : path) >= PATH_MAX)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long", path);
+    return 0;
+}
+
+/* 'text' for a POSIX shell. */
+static void sh_quote(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++)
+        if (*s == '\'') fputs("'\\''", f);
+        else fputc(*s, f);
+    fputc('\'', f);
+}
+
+/* Runs argv (PATH search); its stdout into out (NUL-terminated, may be
+ * NULL), stderr likewise into errout. Returns the exit status, 127 when it
+ * cannot be started. */
+static int run_capture(char *const argv[], char *out, size_t outlen, char *errout, size_t errlen)
+{
+    int po[2], pe[2];
+    if (pipe(po) < 0) return 127;
+    if (pipe(pe) < 0) {
+        close(po[0]);
+        close(po[1]);
+        return 127;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
+        return 127;
+    }
+    if (pid == 0) {
+        dup2(po[1], 1);
+        dup2(pe[1], 2);
+        close(po[0]); close(po[1]); close(pe[0]); close(pe[1]);
+        execvp(argv[0], argv);
+        fprintf(stderr, "%s: %s", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(po[1]);
+    close(pe[1]);
+    size_t no = 0, ne = 0;
+    char scratch[4096];
+    /* Small outputs: read stdout to its end, then stderr. */
+    for (;;) {
+        char *dst = out && no + 1 < outlen ? out + no : scratch;
+        size_t room = out && no + 1 < outlen ? outlen - 1 - no : sizeof scratch;
+        ssize_t got = read(po[0], dst, room);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        if (dst != scratch) no += (size_t)got;
+    }
+    for (;;) {
+        char *dst = errout && ne + 1 < errlen ? errout + ne : scratch;
+        size_t room = errout && ne + 1 < errlen ? errlen - 1 - ne : sizeof scratch;
+        ssize_t got = read(pe[0], dst, room);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        if (dst != scratch) ne += (size_t)got;
+    }
+    close(po[0]);
+    close(pe[0]);
+    if (out && outlen) out[no] = 0;
+    if (errout && errlen) errout[ne] = 0;
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return 127;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static void chomp(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ')) s[--n] = 0;
+}
+
+static void piece_path(const Farm *f, int i, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/piece-%04d%s", f->dir_abs, i, f->ext);
+}
+
+static void piece_key(const Farm *f, int i, char *buf, size_t len)
+{
+    CliOptions o = f->opt;
+    o.seg_index = i;
+    o.seg_count = f->segments;
+    o.input = f->in_abs;
+    segment_options_key(&o, f->n, buf, len);
+}
+
+/* ---- preparing ---------------------------------------------------------- */
+
+static int parse(Farm *f, int argc, char **argv)
+{
+    const char *v;
+    int r;
+    f->poll = 2;
+    f->scheduler = "slurm";
+    f->conv = calloc((size_t)argc + 8, sizeof *f->conv);
+    if (!f->conv) return set_error(f->err, sizeof f->err, OMCTI_ERR_NOMEM, "out of memory");
+#define OPT(name) ((r = option_value(argc, argv, &i, name, &v, f->err, sizeof f->err)) != 0)
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) return 1;
+        if (!strcmp(a, "--wait")) { f->wait = 1; continue; }
+        if (!strcmp(a, "-y")) { f->overwrite = 1; continue; }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { f->quiet = 1; continue; }
+        if (OPT("-i")) { if (r < 0) return r; f->input = v; continue; }
+        if (OPT("-o")) { if (r < 0) return r; f->output = v; continue; }
+        if (OPT("--segments")) {
+            if (r < 0 || parse_int("--segments", v, 1, 1000, &f->segments, f->err,
+                                   sizeof f->err) < 0)
+                return OMCTI_ERR_INVALID;
+            continue;
+        }
+        if (OPT("--scheduler")) { if (r < 0) return r; f->scheduler = v; continue; }
+        if (OPT("--workdir")) { if (r < 0) return r; f->workdir = v; continue; }
+        if (OPT("--sbatch")) { if (r < 0) return r; f->sbatch = v; continue; }
+        if (OPT("--poll")) {
+            if (r < 0 || parse_double("--poll", v, 0.1, 600, &f->poll, f->err, sizeof f->err) < 0)
+                return OMCTI_ERR_INVALID;
+            continue;
+        }
+        if (!strcmp(a, "--segment") || !strncmp(a, "--segment=", 10) || !strcmp(a, "--index") ||
+            !strncmp(a, "--index=", 8))
+            return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: %s is set by the "
+                             "farm itself (use --segments N)", a);
+        if (!strcmp(a, "--threads") || !strncmp(a, "--threads=", 10)) f->threads_given = 1;
+        f->conv[f->n_conv++] = a;
+        /* An option's value travels with it. */
+        if (a[0] == '-' && !strchr(a, '=') && i + 1 < argc &&
+            strcmp(a, "--lossless") && strcmp(a, "--version"))
+            f->conv[f->n_conv++] = argv[++i];
+    }
+#undef OPT
+    if (strcmp(f->scheduler, "slurm"))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: scheduler '%s' is not "
+                         "supported (slurm)", f->scheduler);
+    if (!f->segments)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: --segments N is "
+                         "required");
+    if (!f->input || !f->output)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: %s", !f->input ?
+                         "no input given (use -i INPUT)" : "no output given (use -o OUTPUT)");
+    if (!strcmp(f->input, "-") || !strcmp(f->output, "-"))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: input and output must "
+                         "be files on a shared filesystem, not pipes");
+    /* The conversion options, checked by the parser every task uses. */
+    char **args = calloc((size_t)f->n_conv + 6, sizeof *args);
+    if (!args) return set_error(f->err, sizeof f->err, OMCTI_ERR_NOMEM, "out of memory");
+    int n = 0;
+    args[n++] = "omcti";
+    args[n++] = "-i";
+    args[n++] = (char *)f->input;
+    args[n++] = "-o";
+    args[n++] = (char *)f->output;
+    for (int k = 0; k < f->n_conv; k++) args[n++] = (char *)f->conv[k];
+    r = cli_parse_convert(n, args, 1, &f->opt, f->err, sizeof f->err);
+    free(args);
+    if (r < 0) return r;
+    if (f->opt.help || f->opt.version)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: see omcti farm --help");
+    return 0;
+}
+
+static int prepare(Farm *f)
+{
+    int ret;
+    if (!realpath(f->input, f->in_abs))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "cannot open '%s': %s", f->input,
+                         strerror(errno));
+    if ((ret = absolute(f->output, f->out_abs, f->err, sizeof f->err)) < 0) return ret;
+    if ((ret = io_check_output(f->out_abs, f->in_abs, f->overwrite, f->err, sizeof f->err)) < 0)
+        return ret;
+    ssize_t len = readlink("/proc/self/exe", f->exe, sizeof f->exe - 1);
+    if (len <= 0)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot find the omcti "
+                         "program's own path");
+    f->exe[len] = 0;
+    const char *slash = strrchr(f->out_abs, '/');
+    const char *dot = strrchr(slash ? slash : f->out_abs, '.');
+    f->ext = dot ? dot : ".mkv";
+
+    char wd[PATH_MAX + 16];
+    if (f->workdir) snprintf(wd, sizeof wd, "%s", f->workdir);
+    else snprintf(wd, sizeof wd, "%s.omcti-farm", f->out_abs);
+    if (mkdir(wd, 0777) < 0 && errno != EEXIST)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create the workdir "
+                         "'%s': %s", wd, strerror(errno));
+    if (!realpath(wd, f->dir_abs))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", wd,
+                         strerror(errno));
+    char logs[PATH_MAX + 8];
+    snprintf(logs, sizeof logs, "%s/logs", f->dir_abs);
+    if (mkdir(logs, 0777) < 0 && errno != EEXIST)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create '%s': %s",
+                         logs, strerror(errno));
+
+    /* The frame index: reused when it still describes the input. */
+    snprintf(f->index, sizeof f->index, "%s/frames.idx", f->dir_abs);
+    VideoReader *r = NULL;
+    FrameIndex ix;
+    if ((ret = video_reader_open(&r, f->in_abs, f->err, sizeof f->err)) < 0) return ret;
+    Timeline tl;
+    const VideoInfo *info = video_reader_info(r);
+    if (timeline_init(&tl, info->fps, f->opt.mode, f->opt.factor, f->opt.fps) < 0) {
+        video_reader_close(&r);
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s': the frame rate is "
+                         "unusable", f->input);
+    }
+    char ierr[1024];
+    if (frame_index_load(&ix, f->index, f->in_abs, ierr, sizeof ierr) < 0) {
+        if (!f->quiet)
+            fprintf(stderr, "omcti: counting the frames of '%s' (a demux-only pass)\n",
+                    f->input);
+        ret = video_reader_index(r, &ix, f->err, sizeof f->err);
+        if (ret == 0) ret = frame_index_save(&ix, f->index, f->err, sizeof f->err);
+    }
+    video_reader_close(&r);
+    if (ret < 0) return ret;
+    f->n = ix.count;
+    frame_index_free(&ix);
+    if (f->opt.max_frames >= 0 && f->opt.max_frames < f->n) f->n = f->opt.max_frames;
+    if (f->n < 2)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s' has fewer than two "
+                         "video frames", f->input);
+    return segment_check(&tl, f->n, f->segments, f->input, f->err, sizeof f->err);
+}
+
+static int write_script(Farm *f, const char *name, int join, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s", f->dir_abs, name);
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
+    FILE *s = fopen(tmp, "w");
+    if (!s)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot write '%s': %s",
+                         path, strerror(errno));
+    fputs("#!/bin/bash\n", s);
+    if (!join) {
+        fprintf(s, "# Written by omcti farm: segment $SLURM_ARRAY_TASK_ID of %d of the input.\n"
+                "set -eu\ni=${SLURM_ARRAY_TASK_ID:?submit with sbatch --array}\n"
+                "piece=", f->segments);
+        sh_quote(s, f->dir_abs);
+        fprintf(s, "/piece-$(printf %%04d \"$i\")");
+        sh_quote(s, f->ext);
+        fputs("\nexec ", s);
+        sh_quote(s, f->exe);
+        fprintf(s, " --segment \"$i/%d\" -i ", f->segments);
+        sh_quote(s, f->in_abs);
+        fputs(" -o \"$piece\" -y -q --index ", s);
+        sh_quote(s, f->index);
+        for (int k = 0; k < f->n_conv; k++) {
+            fputc(' ', s);
+            sh_quote(s, f->conv[k]);
+        }
+        if (!f->threads_given)
+            fputs(" --threads \"${SLURM_CPUS_PER_TASK:-$(nproc)}\"", s);
+        fputc('\n', s);
+    } else {
+        fprintf(s, "# Written by omcti farm: joins the %d pieces into the output.\nset -eu\n"
+                "exec ", f->segments);
+        sh_quote(s, f->exe);
+        fputs(" join -q -o ", s);
+        sh_quote(s, f->out_abs);
+        if (f->overwrite) fputs(" -y", s);
+        if (f->opt.mode != RATE_SLOWMO && !io_path_is_y4m(f->out_abs)) {
+            fputs(" --audio-from ", s);
+            sh_quote(s, f->in_abs);
+        }
+        for (int i = 0; i < f->segments; i++) {
+            char p[PATH_MAX + 32];
+            piece_path(f, i, p, sizeof p);
+            fputs(" \\\n  ", s);
+            sh_quote(s, p);
+        }
+        fputc('\n', s);
+    }
+    int bad = ferror(s) != 0;
+    bad |= fclose(s) != 0;
+    if (bad || chmod(tmp, 0755) < 0 || rename(tmp, path) < 0) {
+        unlink(tmp);
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot write '%s': %s",
+                         path, strerror(errno ? errno : EIO));
+    }
+    return 0;
+}
+
+/* "0-3,5,7-9" from a sorted list. */
+static void array_spec(const int *todo, int n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int k = 0; k < n;) {
+        int e = k;
+        while (e + 1 < n && todo[e + 1] == todo[e] + 1) e++;
+        used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%d", k ? "," : "",
+                                 todo[k]);
+        if (e > k)
+            used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "-%d", todo[e]);
+        k = e + 1;
+    }
+}
+
+/* sbatch ... script; the job id into *id. */
+static int submit(Farm *f, const char *const *extra, int n_extra, const char *script, long *id)
+{
+    char *argv[128];
+    char splitbuf[4096];
+    int n = 0;
+    argv[n++] = "sbatch";
+    argv[n++] = "--parsable";
+    for (int k = 0; k < n_extra && n < 100; k++) argv[n++] = (char *)extra[k];
+    if (f->sbatch) {
+        snprintf(splitbuf, sizeof splitbuf, "%s", f->sbatch);
+        char *save = NULL;
+        for (char *t = strtok_r(splitbuf, " \t", &save); t && n < 126; t = strtok_r(NULL, " \t", &save))
+            argv[n++] = t;
+    }
+    argv[n++] = (char *)script;
+    argv[n] = NULL;
+    char out[256], eout[1024];
+    int st = run_capture(argv, out, sizeof out, eout, sizeof eout);
+    chomp(eout);
+    if (st == 127)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot run sbatch (%s); "
+                         "install Slurm's client (slurm-client) or run where Slurm is",
+                         eout[0] ? eout : "not found");
+    if (st != 0 || sscanf(out, "%ld", id) != 1)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: sbatch failed: %s",
+                         eout[0] ? eout : out);
+    return 0;
+}
+
+/* ---- following the jobs -------------------------------------------------- */
+
+/* The JobState of a job ("" when Slurm no longer knows it). */
+static void job_state(long id, char *state, size_t len)
+{
+    char idbuf[32], out[8192];
+    snprintf(idbuf, sizeof idbuf, "%ld", id);
+    char *argv[] = { "scontrol", "-o", "show", "job", idbuf, NULL };
+    state[0] = 0;
+    if (run_capture(argv, out, sizeof out, NULL, 0) != 0) return;
+    const char *p = strstr(out, "JobState=");
+    if (!p) return;
+    p += 9;
+    size_t n = strcspn(p, " \n");
+    snprintf(state, len, "%.*s", (int)(n < len ? n : len - 1), p);
+}
+
+/* Whether any task of the array is still queued or running. */
+static int array_active(long id)
+{
+    char idbuf[32], out[8192];
+    snprintf(idbuf, sizeof idbuf, "%ld", id);
+    char *argv[] = { "squeue", "-h", "-j", idbuf, "-o", "%i", NULL };
+    if (run_capture(argv, out, sizeof out, NULL, 0) != 0) return 0;
+    chomp(out);
+    return out[0] != 0;
+}
+
+static int final_state(const char *s)
+{
+    return !s[0] || (strcmp(s, "PENDING") && strcmp(s, "RUNNING") && strcmp(s, "CONFIGURING") &&
+                     strcmp(s, "COMPLETING") && strcmp(s, "SUSPENDED") && strcmp(s, "REQUEUED") &&
+                     strcmp(s, "RESIZING"));
+}
+
+/* The last non-empty line of a log, for the error message. */
+static void last_line(const char *path, char *buf, size_t len)
+{
+    buf[0] = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        chomp(line);
+        if (line[0]) snprintf(buf, len, "%s", line);
+    }
+    fclose(f);
+}
+
+static int follow(Farm *f, long array_id, long join_id)
+{
+    const struct timespec nap = { (time_t)f->poll,
+                                  (long)((f->poll - (double)(time_t)f->poll) * 1e9) };
+    char state[64];
+    int last_done = -1;
+    for (;;) {
+        if (cli_interrupted())
+            return set_error(f->err, sizeof f->err, OMCTI_ERR_INTERRUPT, "farm: stopped waiting; "
+                             "the jobs keep running (scancel %ld %ld stops them)", array_id,
+                             join_id);
+        int done = 0;
+        for (int i = 0; i < f->segments; i++) {
+            char p[PATH_MAX + 32], key[8192];
+            piece_path(f, i, p, sizeof p);
+            piece_key(f, i, key, sizeof key);
+            done += piece_sum_check(p, key, 0);
+        }
+        if (done != last_done && !f->quiet) {
+            fprintf(stderr, "omcti: segments done %d / %d\n", done, f->segments);
+            last_done = done;
+        }
+        job_state(join_id, state, sizeof state);
+        if (final_state(state) && (array_id < 0 || !array_active(array_id))) break;
+        nanosleep(&nap, NULL);
+    }
+    struct stat st;
+    if (!strcmp(state, "COMPLETED") && stat(f->out_abs, &st) == 0) {
+        if (!f->quiet)
+            fprintf(stderr, "omcti: done: '%s' (pieces in '%s'; delete that folder when no "
+                    "longer needed)\n", f->output, f->dir_abs);
+        return 0;
+    }
+    /* Name the failed segments, first with its log's last line. */
+    char list[2048] = "", first_log[PATH_MAX + 64] = "", why[512] = "";
+    int failed = 0;
+    size_t used = 0;
+    for (int i = 0; i < f->segments; i++) {
+        char p[PATH_MAX + 32], key[8192];
+        piece_path(f, i, p, sizeof p);
+        piece_key(f, i, key, sizeof key);
+        if (piece_sum_check(p, key, 0)) continue;
+        if (!failed++) {
+            snprintf(first_log, sizeof first_log, "%s/logs/seg-%d.log", f->dir_abs, i);
+            last_line(first_log, why, sizeof why);
+        }
+        used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0, "%s%d",
+                                 failed > 1 ? "," : "", i);
+    }
+    if (failed)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: segment%s %s of %d failed "
+                         "(%s; log: %s); '%s' was not written; rerun the same command to redo "
+                         "only the failed segments", failed > 1 ? "s" : "", list, f->segments,
+                         why[0] ? why : "no message", first_log, f->output);
+    char jlog[PATH_MAX + 32];
+    snprintf(jlog, sizeof jlog, "%s/logs/join.log", f->dir_abs);
+    last_line(jlog, why, sizeof why);
+    return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: the join job %ld ended %s (%s; "
+                     "log: %s); '%s' was not written", join_id, state[0] ? state : "unknown",
+                     why[0] ? why : "no message", jlog, f->output);
+}
+
+int cli_farm(int argc, char **argv)
+{
+    Farm *f = calloc(1, sizeof *f);
+    if (!f) return cli_error(EXIT_FAILURE_RUN, "out of memory");
+    int ret = parse(f, argc, argv);
+    int code = EXIT_OK;
+    if (ret == 1) {
+        fputs(farm_usage, stdout);
+        goto out;
+    }
+    if (ret < 0) {
+        code = cli_error(EXIT_USAGE, "%s", f->err);
+        goto out;
+    }
+    cli_install_signal_handlers();
+    if ((ret = prepare(f)) < 0) goto fail;
+
+    int *todo = calloc((size_t)f->segments, sizeof *todo), n_todo = 0;
+    if (!todo) {
+        ret = set_error(f->err, sizeof f->err, OMCTI_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    for (int i = 0; i < f->segments; i++) {
+        char p[PATH_MAX + 32], key[8192];
+        piece_path(f, i, p, sizeof p);
+        piece_key(f, i, key, sizeof key);
+        if (!piece_sum_check(p, key, 1)) todo[n_todo++] = i;
+    }
+    char seg_script[PATH_MAX + 32], join_script[PATH_MAX + 32];
+    if ((ret = write_script(f, "segment.sh", 0, seg_script, sizeof seg_script)) < 0 ||
+        (ret = write_script(f, "join.sh", 1, join_script, sizeof join_script)) < 0) {
+        free(todo);
+        goto fail;
+    }
+    long array_id = -1, join_id = -1;
+    char spec[8192], arr[8300], log[PATH_MAX + 64], jlog[PATH_MAX + 64], cpus[32], dep[64];
+    if (n_todo) {
+        array_spec(todo, n_todo, spec, sizeof spec);
+        snprintf(arr, sizeof arr, "--array=%s", spec);
+        snprintf(log, sizeof log, "--output=%s/logs/seg-%%a.log", f->dir_abs);
+        const char *extra[6] = { arr, log, "--job-name=omcti-seg" };
+        int ne = 3;
+        if (f->threads_given) {
+            snprintf(cpus, sizeof cpus, "--cpus-per-task=%d", f->opt.settings.threads);
+            extra[ne++] = cpus;
+        }
+        if ((ret = submit(f, extra, ne, seg_script, &array_id)) < 0) {
+            free(todo);
+            goto fail;
+        }
+    }
+    snprintf(jlog, sizeof jlog, "--output=%s/logs/join.log", f->dir_abs);
+    snprintf(dep, sizeof dep, "--dependency=afterok:%ld", array_id);
+    const char *jextra[4] = { jlog, "--job-name=omcti-join", dep, "--kill-on-invalid-dep=yes" };
+    if ((ret = submit(f, jextra, n_todo ? 4 : 2, join_script, &join_id)) < 0) {
+        if (array_id >= 0)
+            fprintf(stderr, "omcti: the segments (job %ld) were submitted; scancel %ld stops "
+                    "them\n", array_id, array_id);
+        free(todo);
+        goto fail;
+    }
+    if (n_todo)
+        printf("omcti: segments %s of %d submitted as job array %ld; join as job %ld "
+               "(after the array succeeds); workdir %s\n", spec, f->segments, array_id, join_id,
+               f->dir_abs);
+    else
+        printf("omcti: all %d pieces are done already (checksums match); join submitted as "
+               "job %ld; workdir %s\n", f->segments, join_id, f->dir_abs);
+    if (n_todo && n_todo < f->segments)
+        printf("omcti: %d of %d segments are done already (checksums match) and not redone\n",
+               f->segments - n_todo, f->segments);
+    fflush(stdout);
+    free(todo);
+    if (f->wait && (ret = follow(f, array_id, join_id)) < 0) goto fail;
+    goto out;
+fail:
+    code = cli_error(ret == OMCTI_ERR_INTERRUPT ? EXIT_INTERRUPTED
+                     : ret == OMCTI_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", f->err);
+out:
+    free(f->conv);
+    free(f);
+    return code;
+}

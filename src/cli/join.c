@@ -1,0 +1,78 @@
+/* `omcti join -o OUT PIECE... [--audio-from IN] [-y] [-q]`: the pieces of
+ * `omcti --segment` (in segment order) into one file, by stream copy. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/common.h"
+#include "src/cli/cli.h"
+#include "src/cli/options.h"
+#include "src/io/io.h"
+
+static const char join_usage[] =
+"usage: omcti join -o OUTPUT PIECE... [--audio-from INPUT] [-y] [-q]\n"
+"\n"
+"Joins the pieces written by `omcti --segment I/N` (give them in segment\n"
+"order, 0 to N-1) into OUTPUT without re-encoding: packets are copied and\n"
+"their timestamps continued from piece to piece. y4m pieces join into .y4m.\n"
+"\n"
+"  -o FILE             the joined output (its container from the extension)\n"
+"  --audio-from FILE   stream-copy the audio of FILE (the original input) under\n"
+"                      the video, as a plain conversion does (not for --slowmo)\n"
+"  -y                  overwrite OUTPUT if it exists\n"
+"  -q, --quiet         no summary line\n";
+
+int cli_join(int argc, char **argv)
+{
+    const char *out = NULL, *audio = NULL, *v;
+    int overwrite = 0, quiet = 0, n = 0, r;
+    char err[1024];
+    const char **pieces = calloc((size_t)argc + 1, sizeof *pieces);
+    if (!pieces) return cli_error(EXIT_FAILURE_RUN, "out of memory");
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(join_usage, stdout);
+            free(pieces);
+            return EXIT_OK;
+        }
+        if (!strcmp(a, "-y")) { overwrite = 1; continue; }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { quiet = 1; continue; }
+        if ((r = option_value(argc, argv, &i, "-o", &v, err, sizeof err)) != 0) {
+            if (r < 0) goto usage;
+            out = v;
+            continue;
+        }
+        if ((r = option_value(argc, argv, &i, "--audio-from", &v, err, sizeof err)) != 0) {
+            if (r < 0) goto usage;
+            audio = v;
+            continue;
+        }
+        if (a[0] == '-' && a[1]) {
+            snprintf(err, sizeof err, "join: unknown option '%s' (see omcti join --help)", a);
+            goto usage;
+        }
+        pieces[n++] = a;
+    }
+    if (!out) {
+        snprintf(err, sizeof err, "join: no output given (use -o OUTPUT)");
+        goto usage;
+    }
+    if (!n) {
+        snprintf(err, sizeof err, "join: no pieces given (omcti join -o OUT PIECE...)");
+        goto usage;
+    }
+    cli_install_signal_handlers();
+    int64_t frames = 0;
+    int ret = io_join(out, pieces, n, audio, overwrite, quiet, &frames, err, sizeof err);
+    free(pieces);
+    if (ret < 0)
+        return cli_error(ret == OMCTI_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", err);
+    if (!quiet)
+        fprintf(stderr, "omcti: joined %d pieces, %lld frames, into '%s'\n", n, (long long)frames,
+                out);
+    return EXIT_OK;
+usage:
+    free(pieces);
+    return cli_error(EXIT_USAGE, "%s", err);
+}

@@ -1,0 +1,65 @@
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "src/cli/cli.h"
+
+/* The only process-wide variable: a signal handler can do nothing else. */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+int cli_interrupted(void)
+{
+    return interrupted != 0;
+}
+
+void cli_install_signal_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    /* A closed pipe shows up as a write error we report, not a silent death. */
+    signal(SIGPIPE, SIG_IGN);
+    /* Past a file-size limit, write() fails with EFBIG and we clean up,
+     * exactly as on a full disk, instead of dying with a core dump. */
+    signal(SIGXFSZ, SIG_IGN);
+}
+
+int cli_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("omcti: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "bench"))
+        return cli_bench(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "eval"))
+        return cli_eval(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "join"))
+        return cli_join(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "farm"))
+        return cli_farm(argc - 1, argv + 1);
+    if (argc > 1 && !strcmp(argv[1], "convert"))
+        return cli_convert(argc - 1, argv + 1);
+    if (argc == 1) {
+        fprintf(stderr, "usage: omcti -i INPUT -o OUTPUT [options]   (omcti --help for more)\n");
+        return EXIT_USAGE;
+    }
+    return cli_convert(argc, argv);
+}

@@ -1,0 +1,327 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/common.h"
+#include "src/cli/options.h"
+
+const char cli_convert_usage[] =
+"usage: omcti -i INPUT -o OUTPUT [options]\n"
+"       omcti bench -i INPUT [options]     time motion estimation (omcti bench --help)\n"
+"       omcti eval -i INPUT [options]      drop-and-rebuild quality test (omcti eval --help)\n"
+"       omcti join -o OUTPUT PIECE...      join --segment pieces (omcti join --help)\n"
+"       omcti farm -i IN -o OUT --segments N [options]   convert on a Slurm cluster\n"
+"                                          (omcti farm --help)\n"
+"\n"
+"Motion-compensated frame-rate up-conversion. INPUT/OUTPUT: any file FFmpeg\n"
+"reads/writes, a .y4m file, or '-' for a y4m stream on stdin/stdout.\n"
+"\n"
+"Rate (one of):\n"
+"  --factor N          N x the frame rate, same duration (default 2)\n"
+"  --fps RATE          any output rate, e.g. 60, 59.94, 60000/1001\n"
+"  --slowmo N          N x the frames at the input's own rate (N x longer)\n"
+"Interpolation:\n"
+"  --method M          omcti (default) | mcti | blend | repeat\n"
+"  --search S          full (default) | diamond\n"
+"  --engine E          auto (default) | cpu | cuda\n"
+"  --device N          CUDA device index (default 0)\n"
+"  --devices all|LIST  spread the video over these CUDA devices of this host\n"
+"                      (one worker per device, joined in process; needs --engine cuda)\n"
+"  --workers N         spread the video over N in-process workers (segments, joined)\n"
+"  --threads N         CPU threads (default: all cores)\n"
+"  --block N           motion block size: 8, 16 (default) or 32\n"
+"  --range N           search range +-N pixels, 1..64 (default 16)\n"
+"  --scd MODE          scene-cut fallback: auto (default) | none\n"
+"  --scd-threshold X   scene-cut sensitivity (default 1.0; higher = fewer cuts)\n"
+"Output:\n"
+"  --codec NAME        encoder (default from the extension: libx264 for .mp4/.mkv/.mov)\n"
+"  --crf N             encoder quality, 0..51 (default 16, visually lossless)\n"
+"  --lossless          lossless output (FFV1 in .mkv/.avi/.nut, x264 qp 0 in .mp4)\n"
+"  --frames N          read at most N input frames\n"
+"Segments (docs/scale.md):\n"
+"  --segment I/N       convert only segment I (0-based) of N of the output;\n"
+"                      writes OUTPUT and OUTPUT.sum (its checksum)\n"
+"  --index FILE        use a frame index saved by omcti farm (skips counting)\n"
+"  -y                  overwrite OUTPUT if it exists\n"
+"  -q, --quiet         no progress line or notices\n"
+"  -h, --help          this help\n"
+"  --version           version and build features\n";
+
+int parse_int64(const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out,
+                char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(val, &end, 10);
+    if (!*val || *end || errno)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: '%s' is not a whole number", opt, val);
+    if (v < lo || v > hi)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: %lld is out of range (%lld..%lld)",
+                         opt, v, (long long)lo, (long long)hi);
+    *out = v;
+    return 0;
+}
+
+int parse_int(const char *opt, const char *val, int lo, int hi, int *out, char *err, size_t errlen)
+{
+    int64_t v = 0;
+    int ret = parse_int64(opt, val, lo, hi, &v, err, errlen);
+    if (ret == 0) *out = (int)v;
+    return ret;
+}
+
+int parse_double(const char *opt, const char *val, double lo, double hi, double *out,
+                 char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(val, &end);
+    if (!*val || *end || errno || !isfinite(v))
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: '%s' is not a number", opt, val);
+    if (v < lo || v > hi)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: %g is out of range (%g..%g)",
+                         opt, v, lo, hi);
+    *out = v;
+    return 0;
+}
+
+int parse_int_list(const char *opt, const char *val, int lo, int hi, int *out, int max,
+                   char *err, size_t errlen)
+{
+    int n = 0;
+    const char *p = val;
+    char item[32];
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        if (!len || len >= sizeof item)
+            return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: malformed list '%s'", opt, val);
+        memcpy(item, p, len);
+        item[len] = 0;
+        int a = 0, b = 0;
+        char *dash = strchr(item + 1, '-');
+        if (dash) {
+            *dash = 0;
+            if (parse_int(opt, item, lo, hi, &a, err, errlen) < 0 ||
+                parse_int(opt, dash + 1, lo, hi, &b, err, errlen) < 0)
+                return OMCTI_ERR_INVALID;
+            if (b < a)
+                return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: empty range '%s'", opt, val);
+        } else {
+            if (parse_int(opt, item, lo, hi, &a, err, errlen) < 0)
+                return OMCTI_ERR_INVALID;
+            b = a;
+        }
+        for (int v = a; v <= b; v++) {
+            if (n >= max)
+                return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: more than %d values", opt, max);
+            out[n++] = v;
+        }
+        p += len;
+        if (*p == ',') {
+            p++;
+            if (!*p)
+                return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: malformed list '%s'", opt, val);
+        }
+    }
+    if (!n)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: empty list", opt);
+    return n;
+}
+
+int parse_segment(const char *opt, const char *val, int *i, int *n, char *err, size_t errlen)
+{
+    const char *slash = strchr(val, '/');
+    char a[32];
+    if (!slash || (size_t)(slash - val) >= sizeof a || slash == val)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: '%s' is not I/N (e.g. 0/8)", opt,
+                         val);
+    memcpy(a, val, (size_t)(slash - val));
+    a[slash - val] = 0;
+    if (parse_int(opt, slash + 1, 1, 100000, n, err, errlen) < 0 ||
+        parse_int(opt, a, 0, 99999, i, err, errlen) < 0)
+        return OMCTI_ERR_INVALID;
+    if (*i >= *n)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: segment %d does not exist in %d "
+                         "(segments are numbered 0 to %d)", opt, *i, *n, *n - 1);
+    return 0;
+}
+
+int option_value(int argc, char **argv, int *i, const char *name, const char **val,
+                 char *err, size_t errlen)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n)) return 0;
+    if (a[n] == '=') {
+        *val = a + n + 1;
+        return 1;
+    }
+    if (a[n]) return 0;
+    if (*i + 1 >= argc)
+        return set_error(err, errlen, -1, "option %s needs a value", name);
+    *val = argv[++*i];
+    return 1;
+}
+
+int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    omcti_default_settings(&o->settings);
+    o->mode = RATE_FACTOR;
+    o->factor = 2;
+    o->crf = -1;
+    o->max_frames = -1;
+    int rate_options = 0;
+    const char *v;
+    int r;
+
+#define OPT(name) ((r = option_value(argc, argv, &i, name, &v, err, errlen)) != 0)
+#define CHECK(expr) do { if ((expr) < 0) return OMCTI_ERR_INVALID; } while (0)
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            o->help = 1;
+            return 0;
+        }
+        if (!strcmp(a, "--version")) { o->version = 1; return 0; }
+        if (!strcmp(a, "-y")) { o->overwrite = 1; continue; }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+        if (!strcmp(a, "--lossless")) { o->lossless = 1; continue; }
+        if (OPT("-i")) { CHECK(r); o->input = v; continue; }
+        if (OPT("-o")) { CHECK(r); o->output = v; continue; }
+        if (OPT("--factor")) {
+            CHECK(r);
+            CHECK(parse_int("--factor", v, 2, 64, &o->factor, err, errlen));
+            o->mode = RATE_FACTOR;
+            rate_options++;
+            continue;
+        }
+        if (OPT("--slowmo")) {
+            CHECK(r);
+            CHECK(parse_int("--slowmo", v, 2, 64, &o->factor, err, errlen));
+            o->mode = RATE_SLOWMO;
+            rate_options++;
+            continue;
+        }
+        if (OPT("--fps")) {
+            CHECK(r);
+            if (rational_parse(v, &o->fps) < 0)
+                return set_error(err, errlen, OMCTI_ERR_INVALID,
+                                 "--fps: '%s' is not a frame rate (e.g. 60, 59.94, 60000/1001)", v);
+            o->mode = RATE_FPS;
+            rate_options++;
+            continue;
+        }
+        if (OPT("--method")) {
+            CHECK(r);
+            int m = omcti_method_from_name(v);
+            if (m < 0)
+                return set_error(err, errlen, OMCTI_ERR_INVALID,
+                                 "--method: unknown method '%s' (omcti, mcti, blend, repeat)", v);
+            o->settings.method = m;
+            continue;
+        }
+        if (OPT("--search")) {
+            CHECK(r);
+            int s = omcti_search_from_name(v);
+            if (s < 0)
+                return set_error(err, errlen, OMCTI_ERR_INVALID,
+                                 "--search: unknown search '%s' (full, diamond)", v);
+            o->settings.search = s;
+            continue;
+        }
+        if (OPT("--engine")) {
+            CHECK(r);
+            if (strcmp(v, "auto") && strcmp(v, "cpu") && strcmp(v, "cuda"))
+                return set_error(err, errlen, OMCTI_ERR_INVALID,
+                                 "--engine: unknown engine '%s' (auto, cpu, cuda)", v);
+            o->settings.engine = v;
+            continue;
+        }
+        if (OPT("--device")) { CHECK(r); CHECK(parse_int("--device", v, 0, 63, &o->settings.device, err, errlen)); continue; }
+        if (OPT("--threads")) { CHECK(r); CHECK(parse_int("--threads", v, 1, 1024, &o->settings.threads, err, errlen)); continue; }
+        if (OPT("--block")) {
+            CHECK(r);
+            CHECK(parse_int("--block", v, 8, 32, &o->settings.block, err, errlen));
+            if (o->settings.block != 8 && o->settings.block != 16 && o->settings.block != 32)
+                return set_error(err, errlen, OMCTI_ERR_INVALID, "--block: %d is not 8, 16 or 32",
+                                 o->settings.block);
+            continue;
+        }
+        if (OPT("--range")) { CHECK(r); CHECK(parse_int("--range", v, 1, 64, &o->settings.range, err, errlen)); continue; }
+        if (OPT("--scd")) {
+            CHECK(r);
+            if (!strcmp(v, "none")) o->settings.scd = OMCTI_SCD_NONE;
+            else if (!strcmp(v, "auto")) o->settings.scd = OMCTI_SCD_AUTO;
+            else
+                return set_error(err, errlen, OMCTI_ERR_INVALID, "--scd: '%s' is not none or auto", v);
+            continue;
+        }
+        if (OPT("--scd-threshold")) {
+            CHECK(r);
+            CHECK(parse_double("--scd-threshold", v, 0.01, 100, &o->settings.scd_threshold, err, errlen));
+            continue;
+        }
+        if (OPT("--codec")) { CHECK(r); o->codec = v; continue; }
+        if (OPT("--crf")) { CHECK(r); CHECK(parse_int("--crf", v, 0, 51, &o->crf, err, errlen)); continue; }
+        if (OPT("--segment")) {
+            CHECK(r);
+            CHECK(parse_segment("--segment", v, &o->seg_index, &o->seg_count, err, errlen));
+            continue;
+        }
+        if (OPT("--index")) { CHECK(r); o->index_path = v; continue; }
+        if (OPT("--workers")) { CHECK(r); CHECK(parse_int("--workers", v, 1, 256, &o->workers, err, errlen)); continue; }
+        if (OPT("--devices")) {
+            CHECK(r);
+            if (!strcmp(v, "all")) {
+                o->devices_all = 1;
+                o->n_devices = 0;
+                continue;
+            }
+            int n = parse_int_list("--devices", v, 0, 63, o->devices, 64, err, errlen);
+            CHECK(n);
+            for (int a = 0; a < n; a++)
+                for (int b = 0; b < a; b++)
+                    if (o->devices[a] == o->devices[b])
+                        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                                         "--devices: device %d is listed twice", o->devices[a]);
+            o->n_devices = n;
+            o->devices_all = 0;
+            continue;
+        }
+        if (OPT("--frames")) { CHECK(r); CHECK(parse_int64("--frames", v, 1, INT64_MAX / 1024, &o->max_frames, err, errlen)); continue; }
+        if (a[0] == '-' && a[1])
+            return set_error(err, errlen, OMCTI_ERR_INVALID, "unknown option '%s' (see omcti --help)", a);
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "unexpected argument '%s' (inputs are given with -i, see omcti --help)", a);
+    }
+#undef OPT
+#undef CHECK
+    if (rate_options > 1)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "--factor, --fps and --slowmo are mutually exclusive");
+    if (!o->input)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "no input given (use -i INPUT)");
+    if (!o->output)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "no output given (use -o OUTPUT)");
+    const int devices = o->devices_all || o->n_devices > 0;
+    if (devices && strcmp(o->settings.engine ? o->settings.engine : "auto", "cuda"))
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "--devices needs --engine cuda (the CPU engine uses --threads; "
+                         "--workers N runs N in-process workers)");
+    if (devices && o->workers)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "--devices and --workers are mutually exclusive (one worker per device)");
+    if ((o->seg_count || o->workers > 1 || devices) && !strcmp(o->input, "-"))
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "%s needs an input file it can seek in, "
+                         "not a pipe", o->seg_count ? "--segment" : devices ? "--devices"
+                                                                           : "--workers");
+    if ((o->workers > 1 || devices) && !strcmp(o->output, "-"))
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "%s needs an output file (its pieces "
+                         "are joined), not a pipe", devices ? "--devices" : "--workers");
+    if (o->index_path && !o->seg_count && o->workers <= 1 && !devices)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "--index is only used with --segment, "
+                         "--workers or --devices");
+    return 0;
+}

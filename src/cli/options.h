@@ -1,0 +1,66 @@
+/* Command-line parsing for `omcti [convert]`, shared number/list parsers for
+ * the other subcommands. No globals: everything goes into CliOptions, so the
+ * parser can be fuzzed and unit-tested. */
+#ifndef OMCTI_CLI_OPTIONS_H
+#define OMCTI_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omcti.h"
+#include "src/rational.h"
+
+typedef enum RateMode {
+    RATE_FACTOR = 0,   /* --factor N: N x the input rate                   */
+    RATE_FPS,          /* --fps R: any output rate, same duration          */
+    RATE_SLOWMO,       /* --slowmo N: N x the frames at the input rate     */
+} RateMode;
+
+typedef struct CliOptions {
+    const char *input, *output;
+    RateMode mode;
+    int factor;        /* RATE_FACTOR and RATE_SLOWMO                       */
+    Rational fps;      /* RATE_FPS                                          */
+    OmctiSettings settings;
+    const char *codec;
+    int crf;           /* -1 = default                                      */
+    int lossless;
+    int overwrite;
+    int quiet;
+    int64_t max_frames;/* input frames to read, -1 = all                    */
+    int seg_index;     /* --segment I/N: I (0-based) ...                    */
+    int seg_count;     /* ... and N; 0 = the whole video                    */
+    const char *index_path; /* --index FILE: a saved frame index (farm)     */
+    int workers;       /* --workers N: in-process segment workers, 0 = 1    */
+    int devices[64];   /* --devices LIST                                    */
+    int n_devices;     /* 0 = not given                                     */
+    int devices_all;   /* --devices all                                     */
+    int help, version;
+} CliOptions;
+
+/* Parses argv[first..argc-1]. Returns 0, or a negative value with a one-line
+ * message in err. */
+int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err, size_t errlen);
+
+/* "opt" names the option in messages. */
+int parse_int(const char *opt, const char *val, int lo, int hi, int *out, char *err, size_t errlen);
+int parse_int64(const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out,
+                char *err, size_t errlen);
+int parse_double(const char *opt, const char *val, double lo, double hi, double *out,
+                 char *err, size_t errlen);
+/* Comma-separated integers, e.g. "1,2,4" or a range "1-16"; at most max. */
+int parse_int_list(const char *opt, const char *val, int lo, int hi, int *out, int max,
+                   char *err, size_t errlen);
+
+/* For option loops: matches "--name VALUE" and "--name=VALUE"; advances *i
+ * past the value. Returns 1 on a match (with *val set), 0 when argv[*i] is
+ * another option, -1 when the value is missing (message in err). */
+int option_value(int argc, char **argv, int *i, const char *name, const char **val,
+                 char *err, size_t errlen);
+
+/* Parses "I/N" (0 <= I < N <= 100000). */
+int parse_segment(const char *opt, const char *val, int *i, int *n, char *err, size_t errlen);
+
+extern const char cli_convert_usage[];
+
+#endif

@@ -1,0 +1,290 @@
+/* The library context: settings, the two-picture ring, the motion engine
+ * and the interpolation filter. Everything the library keeps lives here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if OMCTI_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "omcti.h"
+#include "src/common.h"
+#include "src/frame.h"
+#include "src/motion/engine.h"
+#include "filters/filter.h"
+
+#define MAX_DIMENSION 16384
+
+struct OmctiContext {
+    OmctiSettings s;
+    int width, height;
+
+    OmctiFrame frames[2];      /* ring: frames[cur] is the current picture */
+    int cur;
+    uint64_t sent;             /* pictures sent so far                     */
+
+    const MotionEngineVTable *engine;
+    MotionEngine *eng;
+    MotionFields fields;
+
+    const OmctiFilter *filter;
+    void *filter_priv;
+    int pair_cut;
+    int dev_interp;            /* the engine builds the pictures (engine.h interp_*) */
+
+    OmctiStats stats;
+    char err[512];
+};
+
+static int default_threads(void)
+{
+#if OMCTI_HAVE_OPENMP
+    return omp_get_num_procs();
+#else
+    return 1;
+#endif
+}
+
+static int open_engine(OmctiContext *c, const MotionParams *mp, char *err, size_t errlen)
+{
+    const char *name = c->s.engine ? c->s.engine : "auto";
+    c->engine = motion_engine_find(name, err, errlen);
+    if (!c->engine)
+        return OMCTI_ERR_ENGINE;
+    int ret = c->engine->create(&c->eng, mp, err, errlen);
+    if (ret < 0 && !strcmp(name, "auto") && c->engine != &motion_engine_cpu) {
+        /* auto means "the best that works": a GPU that fails to start is
+         * not an error when the CPU can do the job. */
+        c->engine = &motion_engine_cpu;
+        ret = c->engine->create(&c->eng, mp, err, errlen);
+    }
+    if (ret < 0) {
+        c->engine = NULL;
+        return ret;
+    }
+    return 0;
+}
+
+/* Interpolation on the engine's device (engine.h, interp_*): taken for
+ * the motion methods whenever the engine offers it; blend and repeat open
+ * an engine only when one that offers it is named (they need none
+ * otherwise). The context's frames are pinned for the engine's DMA. */
+static int open_device_interp(OmctiContext *c, const MotionParams *mp, char *err, size_t errlen)
+{
+    const char *name = c->s.engine;
+    if (!c->eng && name && strcmp(name, "auto")) {
+        const MotionEngineVTable *v = motion_engine_find(name, err, errlen);
+        if (v && v->interp_init) {
+            int ret = open_engine(c, mp, err, errlen);
+            if (ret < 0) return ret;
+        }
+    }
+    if (!c->eng) return 0;
+    if (c->engine->register_frame)
+        for (int i = 0; i < 2; i++)
+            c->engine->register_frame(c->eng, &c->frames[i]);
+    if (!c->engine->interp_init) return 0;
+    const MotionInterpParams ip = {
+        .method = c->s.method, .scd = c->s.scd, .scd_threshold = c->s.scd_threshold,
+        .threads = c->s.threads,
+    };
+    int ret = c->engine->interp_init(c->eng, &ip, err, errlen);
+    /* auto means "the best that works": the CPU filter then builds them. */
+    if (ret < 0 && (!name || !strcmp(name, "auto"))) ret = 0;
+    if (ret < 0) return ret;
+    c->dev_interp = ret > 0;
+    return 0;
+}
+
+int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height,
+               char *err, size_t errlen)
+{
+    *out = NULL;
+    int ret = omcti_validate_settings(s, err, errlen);
+    if (ret < 0) return ret;
+    if (width < 1 || height < 1 || width > MAX_DIMENSION || height > MAX_DIMENSION)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "picture size %dx%d is out of range (1x1 .. %dx%d)",
+                         width, height, MAX_DIMENSION, MAX_DIMENSION);
+
+    OmctiContext *c = calloc(1, sizeof *c);
+    if (!c) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    c->s = *s;
+    c->width = width;
+    c->height = height;
+    if (!c->s.threads) c->s.threads = default_threads();
+
+    /* Search and compensation read up to range + block outside the picture;
+     * the extra 32 leave room for sub-pixel filter taps. */
+    const int pad = motion_required_pad(s->block, s->range) + 32;
+    for (int i = 0; i < 2; i++)
+        if (frame_alloc(&c->frames[i], width, height, pad) < 0) {
+            ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory for %dx%d frames",
+                            width, height);
+            goto fail;
+        }
+
+    c->filter = filter_for_method(s->method);
+    const FilterParams fp = {
+        .width = width, .height = height, .block = s->block, .range = s->range,
+        .threads = c->s.threads, .scd = s->scd, .scd_threshold = s->scd_threshold,
+    };
+    if ((ret = c->filter->init(&c->filter_priv, &fp, err, errlen)) < 0)
+        goto fail;
+
+    /* An engine the user names must exist even for methods that need no
+     * motion, so that `--engine cuda` fails the same way for every method. */
+    if (!c->filter->needs_motion && s->engine && strcmp(s->engine, "auto") &&
+        !motion_engine_find(s->engine, err, errlen)) {
+        ret = OMCTI_ERR_ENGINE;
+        goto fail;
+    }
+    const MotionParams mp = {
+        .width = width, .height = height, .block = s->block, .range = s->range,
+        .search = s->search, .threads = c->s.threads, .device = s->device,
+    };
+    if (c->filter->needs_motion) {
+        if ((ret = open_engine(c, &mp, err, errlen)) < 0)
+            goto fail;
+        if (motion_fields_alloc(&c->fields, width, height, s->block) < 0) {
+            ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+    }
+    if ((ret = open_device_interp(c, &mp, err, errlen)) < 0)
+        goto fail;
+    *out = c;
+    return 0;
+
+fail:
+    omcti_close(&c);
+    return ret;
+}
+
+static int fail(OmctiContext *c, int code, const char *msg)
+{
+    snprintf(c->err, sizeof c->err, "%s", msg);
+    return code;
+}
+
+int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
+{
+    if (!pic || pic->width != c->width || pic->height != c->height) {
+        snprintf(c->err, sizeof c->err, "picture size %dx%d differs from the stream's %dx%d",
+                 pic ? pic->width : 0, pic ? pic->height : 0, c->width, c->height);
+        return OMCTI_ERR_INVALID;
+    }
+    double t0 = now_seconds();
+    c->cur ^= 1;
+    OmctiFrame *f = &c->frames[c->cur];
+    frame_copy_in(f, pic);
+    f->serial = ++c->sent;
+    c->stats.upload_seconds += now_seconds() - t0;
+    if (c->sent < 2)
+        return 0;
+
+    const OmctiFrame *prev = &c->frames[c->cur ^ 1], *next = f;
+    FilterPair pair = { prev, next, NULL };
+    if (c->filter->needs_motion) {
+        t0 = now_seconds();
+        int ret = c->engine->estimate(c->eng, prev, next, &c->fields, c->err, sizeof c->err);
+        if (ret < 0)
+            return ret;
+        c->stats.me_seconds += now_seconds() - t0;
+        c->stats.abs_diffs += c->fields.abs_diffs;
+        pair.fields = &c->fields;
+    }
+    c->stats.pairs++;
+    if (c->dev_interp) {
+        t0 = now_seconds();
+        int ret = c->engine->interp_pair(c->eng, prev, next, pair.fields, &c->pair_cut, c->err,
+                                         sizeof c->err);
+        c->stats.interp_seconds += now_seconds() - t0;
+        if (ret < 0)
+            return ret;
+        c->stats.scene_cuts += c->pair_cut;
+        return 0;
+    }
+    if (c->filter->new_pair) {
+        t0 = now_seconds();
+        int ret = c->filter->new_pair(c->filter_priv, &pair);
+        c->stats.interp_seconds += now_seconds() - t0;
+        if (ret < 0)
+            return fail(c, ret, "interpolation filter failed on a new pair");
+    }
+    c->pair_cut = c->filter->pair_is_cut ? c->filter->pair_is_cut(c->filter_priv) : 0;
+    c->stats.scene_cuts += c->pair_cut;
+    return 0;
+}
+
+int omcti_has_pair(const OmctiContext *c)
+{
+    return c->sent >= 2;
+}
+
+int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *out)
+{
+    if (c->sent < 2)
+        return fail(c, OMCTI_ERR_STATE, "interpolation needs two pictures");
+    if (den <= 0 || num < 0 || num > den)
+        return fail(c, OMCTI_ERR_INVALID, "phase must be num/den with 0 <= num <= den");
+    if (!out || out->width != c->width || out->height != c->height)
+        return fail(c, OMCTI_ERR_INVALID, "output picture size differs from the stream's");
+    const OmctiFrame *prev = &c->frames[c->cur ^ 1], *next = &c->frames[c->cur];
+    OmctiPicture src;
+    if (num == 0 || num == den) {
+        /* The originals pass through untouched. */
+        frame_as_picture(num == 0 ? prev : next, &src);
+        picture_copy(out, &src);
+        return 0;
+    }
+    const FilterPair pair = { prev, next, c->filter->needs_motion ? &c->fields : NULL };
+    double t0 = now_seconds();
+    int ret = c->dev_interp
+                  ? c->engine->interp_picture(c->eng, prev, next, num, den, out, c->err,
+                                              sizeof c->err)
+                  : c->filter->picture(c->filter_priv, &pair, num, den, out);
+    c->stats.interp_seconds += now_seconds() - t0;
+    c->stats.interpolated++;
+    if (ret < 0)
+        return c->dev_interp ? ret : fail(c, ret, "interpolation failed");
+    return 0;
+}
+
+const char *omcti_engine_name(const OmctiContext *c)
+{
+    return c->engine ? c->engine->name : "none";
+}
+
+int omcti_pair_is_cut(const OmctiContext *c)
+{
+    return c->pair_cut;
+}
+
+void omcti_get_stats(const OmctiContext *c, OmctiStats *st)
+{
+    *st = c->stats;
+}
+
+const char *omcti_last_error(const OmctiContext *c)
+{
+    return c->err;
+}
+
+void omcti_close(OmctiContext **pc)
+{
+    OmctiContext *c = *pc;
+    if (!c) return;
+    if (c->eng) c->engine->destroy(&c->eng);
+    if (c->filter && c->filter->uninit) c->filter->uninit(&c->filter_priv);
+    motion_fields_free(&c->fields);
+    for (int i = 0; i < 2; i++)
+        frame_free(&c->frames[i]);
+    free(c);
+    *pc = NULL;
+}
+
+int omcti_engine_available(const char *name, char *err, size_t errlen)
+{
+    return motion_engine_find(name, err, errlen) != NULL;
+}

@@ -1,0 +1,92 @@
+#include <string.h>
+
+#include "src/common.h"
+#include "src/frame.h"
+
+int frame_alloc(OmctiFrame *f, int width, int height, int pad_luma)
+{
+    memset(f, 0, sizeof *f);
+    pad_luma = ALIGN_UP(pad_luma, 32);
+    f->width = width;
+    f->height = height;
+    for (int i = 0; i < 3; i++) {
+        OmctiPlane *p = &f->p[i];
+        p->w = i ? chroma_size(width) : width;
+        p->h = i ? chroma_size(height) : height;
+        p->pad = i ? pad_luma / 2 : pad_luma;
+        /* The left border is rounded up to the alignment so that column 0
+         * of every row starts on a 64-byte boundary. */
+        const size_t lead = ALIGN_UP((size_t)p->pad, FRAME_ALIGN);
+        p->stride = ALIGN_UP(lead + p->w + p->pad, FRAME_ALIGN);
+        const size_t rows = (size_t)p->h + 2 * p->pad;
+        /* One spare row lets SIMD loads run a vector past the last padded
+         * pixel without leaving the allocation. */
+        p->buf = aligned_calloc(p->stride * (rows + 1));
+        if (!p->buf) {
+            frame_free(f);
+            return -1;
+        }
+        p->data = p->buf + p->pad * p->stride + lead;
+    }
+    return 0;
+}
+
+void frame_free(OmctiFrame *f)
+{
+    for (int i = 0; i < 3; i++)
+        aligned_free(f->p[i].buf);
+    memset(f, 0, sizeof *f);
+}
+
+static void plane_pad_edges(OmctiPlane *p)
+{
+    const int pad = p->pad;
+    for (int y = 0; y < p->h; y++) {
+        uint8_t *row = p->data + y * p->stride;
+        memset(row - pad, row[0], pad);
+        memset(row + p->w, row[p->w - 1], pad);
+    }
+    const uint8_t *top = p->data - pad;
+    const uint8_t *bottom = p->data + (p->h - 1) * p->stride - pad;
+    const size_t len = (size_t)p->w + 2 * pad;
+    for (int y = 1; y <= pad; y++) {
+        memcpy(p->data - y * p->stride - pad, top, len);
+        memcpy(p->data + (p->h - 1 + y) * p->stride - pad, bottom, len);
+    }
+}
+
+void frame_pad_edges(OmctiFrame *f)
+{
+    for (int i = 0; i < 3; i++)
+        plane_pad_edges(&f->p[i]);
+}
+
+void frame_copy_in(OmctiFrame *f, const OmctiPicture *pic)
+{
+    for (int i = 0; i < 3; i++) {
+        OmctiPlane *p = &f->p[i];
+        for (int y = 0; y < p->h; y++)
+            memcpy(p->data + y * p->stride, pic->data[i] + y * pic->stride[i], p->w);
+    }
+    frame_pad_edges(f);
+}
+
+void frame_as_picture(const OmctiFrame *f, OmctiPicture *pic)
+{
+    for (int i = 0; i < 3; i++) {
+        pic->data[i] = f->p[i].data;
+        pic->stride[i] = f->p[i].stride;
+    }
+    pic->width = f->width;
+    pic->height = f->height;
+}
+
+void picture_copy(OmctiPicture *dst, const OmctiPicture *src)
+{
+    for (int i = 0; i < 3; i++) {
+        int w = i ? chroma_size(src->width) : src->width;
+        int h = i ? chroma_size(src->height) : src->height;
+        for (int y = 0; y < h; y++)
+            memcpy(dst->data[i] + y * dst->stride[i], src->data[i] + y * src->stride[i], w);
+    }
+}

@@ -1,0 +1,47 @@
+/* Padded, aligned picture planes: the library's internal frame.
+ *
+ * Every plane has `pad` replicated pixels on each side, so motion search and
+ * compensation may read up to `pad` pixels outside the picture without any
+ * bounds check. Rows are 64-byte aligned. */
+#ifndef OMCTI_FRAME_H
+#define OMCTI_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omcti.h"
+
+#define FRAME_ALIGN 64
+
+typedef struct OmctiPlane {
+    uint8_t *buf;      /* allocation                                     */
+    uint8_t *data;     /* pixel (0,0)                                    */
+    ptrdiff_t stride;  /* bytes per row, multiple of FRAME_ALIGN         */
+    int w, h;          /* visible size                                   */
+    int pad;           /* replicated border on every side                */
+} OmctiPlane;
+
+typedef struct OmctiFrame {
+    OmctiPlane p[3];   /* Y, U, V                                        */
+    int width, height;
+    uint64_t serial;   /* increases with every picture sent; engines may
+                          cache device copies by it                       */
+} OmctiFrame;
+
+/* pad_luma is rounded up to a multiple of 32; chroma gets half of it. */
+int  frame_alloc(OmctiFrame *f, int width, int height, int pad_luma);
+void frame_free(OmctiFrame *f);
+
+/* Copies a caller's picture in and replicates the borders. */
+void frame_copy_in(OmctiFrame *f, const OmctiPicture *pic);
+void frame_pad_edges(OmctiFrame *f);
+
+/* Visible planes of f as a picture (no copy). */
+void frame_as_picture(const OmctiFrame *f, OmctiPicture *pic);
+
+/* Copies the visible area of src to dst (same sizes). */
+void picture_copy(OmctiPicture *dst, const OmctiPicture *src);
+
+static inline int chroma_size(int n) { return (n + 1) >> 1; }
+
+#endif

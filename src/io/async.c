@@ -1,0 +1,286 @@
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/common.h"
+#include "src/frame.h"
+#include "src/io/async.h"
+
+/* A ring of pictures shared by one producer and one consumer. */
+typedef struct PictureRing {
+    OmctiPicture *pics;
+    uint8_t *buf;
+    int depth;
+    int head, count;        /* oldest filled slot, filled slots            */
+} PictureRing;
+
+static int ring_alloc(PictureRing *q, int w, int h, int depth)
+{
+    const size_t luma = (size_t)w * h, chroma = (size_t)chroma_size(w) * chroma_size(h);
+    const size_t size = ALIGN_UP(luma + 2 * chroma, 64);
+    q->depth = depth;
+    q->pics = calloc(depth, sizeof *q->pics);
+    q->buf = aligned_calloc(size * depth);
+    if (!q->pics || !q->buf) return -1;
+    for (int i = 0; i < depth; i++) {
+        uint8_t *b = q->buf + size * i;
+        q->pics[i] = (OmctiPicture){
+            .data = { b, b + luma, b + luma + chroma },
+            .stride = { w, chroma_size(w), chroma_size(w) },
+            .width = w, .height = h,
+        };
+    }
+    return 0;
+}
+
+static void ring_free(PictureRing *q)
+{
+    free(q->pics);
+    aligned_free(q->buf);
+    memset(q, 0, sizeof *q);
+}
+
+/* ---- reader ---- */
+
+struct AsyncReader {
+    VideoReader *r;
+    PictureRing q;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int started;
+    int holding;            /* the consumer still uses the head slot       */
+    int done;               /* producer finished: end or error             */
+    int status;             /* 0 end of stream, < 0 error                  */
+    int quit;
+    char err[1024];
+};
+
+static void *reader_main(void *arg)
+{
+    AsyncReader *ar = arg;
+    char err[1024] = "";
+    for (;;) {
+        pthread_mutex_lock(&ar->lock);
+        while (!ar->quit && ar->q.count + ar->holding >= ar->q.depth)
+            pthread_cond_wait(&ar->changed, &ar->lock);
+        const int quit = ar->quit;
+        const int slot = (ar->q.head + ar->q.count + ar->holding) % ar->q.depth;
+        pthread_mutex_unlock(&ar->lock);
+        if (quit) break;
+
+        OmctiPicture in;
+        int ret = video_reader_read(ar->r, &in, err, sizeof err);
+        if (ret > 0 && (in.width != ar->q.pics[slot].width || in.height != ar->q.pics[slot].height)) {
+            /* Passed on as is: the consumer names the change with its sizes. */
+            ar->q.pics[slot].width = in.width;
+            ar->q.pics[slot].height = in.height;
+        } else if (ret > 0) {
+            picture_copy(&ar->q.pics[slot], &in);
+        }
+        pthread_mutex_lock(&ar->lock);
+        if (ret > 0) {
+            ar->q.count++;
+        } else {
+            ar->done = 1;
+            ar->status = ret;
+            snprintf(ar->err, sizeof ar->err, "%s", err);
+        }
+        pthread_cond_broadcast(&ar->changed);
+        pthread_mutex_unlock(&ar->lock);
+        if (ret <= 0) break;
+    }
+    return NULL;
+}
+
+int async_reader_start(AsyncReader **out, VideoReader *r, int depth, char *err, size_t errlen)
+{
+    const VideoInfo *info = video_reader_info(r);
+    AsyncReader *ar = calloc(1, sizeof *ar);
+    if (!ar || ring_alloc(&ar->q, info->width, info->height, max_i(depth, 2) + 1) < 0) {
+        if (ar) ring_free(&ar->q);
+        free(ar);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory for the read-ahead buffers");
+    }
+    ar->r = r;
+    pthread_mutex_init(&ar->lock, NULL);
+    pthread_cond_init(&ar->changed, NULL);
+    if (pthread_create(&ar->thread, NULL, reader_main, ar)) {
+        async_reader_stop(&ar);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "cannot start the reader thread");
+    }
+    ar->started = 1;
+    *out = ar;
+    return 0;
+}
+
+int async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&ar->lock);
+    if (ar->holding) {                    /* release the previous picture */
+        ar->holding = 0;
+        ar->q.head = (ar->q.head + 1) % ar->q.depth;
+        pthread_cond_broadcast(&ar->changed);
+    }
+    while (!ar->q.count && !ar->done)
+        pthread_cond_wait(&ar->changed, &ar->lock);
+    int ret;
+    if (ar->q.count) {
+        *pic = ar->q.pics[ar->q.head];
+        ar->q.count--;
+        ar->holding = 1;
+        ret = 1;
+    } else {
+        ret = ar->status;
+        if (ret < 0) set_error(err, errlen, ret, "%s", ar->err);
+    }
+    pthread_mutex_unlock(&ar->lock);
+    return ret;
+}
+
+void async_reader_stop(AsyncReader **par)
+{
+    AsyncReader *ar = *par;
+    if (!ar) return;
+    if (ar->started) {
+        pthread_mutex_lock(&ar->lock);
+        ar->quit = 1;
+        pthread_cond_broadcast(&ar->changed);
+        pthread_mutex_unlock(&ar->lock);
+        pthread_join(ar->thread, NULL);
+    }
+    pthread_mutex_destroy(&ar->lock);
+    pthread_cond_destroy(&ar->changed);
+    ring_free(&ar->q);
+    free(ar);
+    *par = NULL;
+}
+
+/* ---- writer ---- */
+
+struct AsyncWriter {
+    VideoWriter *w;
+    PictureRing q;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int started;
+    int acquired;           /* the producer fills the slot after the queue */
+    int writing;            /* the writer thread is writing the head slot  */
+    int status;             /* < 0 once a write failed                     */
+    int quit;
+    char err[1024];
+};
+
+static void *writer_main(void *arg)
+{
+    AsyncWriter *aw = arg;
+    char err[1024] = "";
+    for (;;) {
+        pthread_mutex_lock(&aw->lock);
+        while (!aw->quit && !aw->q.count)
+            pthread_cond_wait(&aw->changed, &aw->lock);
+        if (!aw->q.count) {                   /* quit with nothing queued */
+            pthread_mutex_unlock(&aw->lock);
+            break;
+        }
+        const OmctiPicture pic = aw->q.pics[aw->q.head];
+        aw->writing = 1;
+        pthread_mutex_unlock(&aw->lock);
+
+        int ret = aw->status < 0 ? 0 : video_writer_write(aw->w, &pic, err, sizeof err);
+
+        pthread_mutex_lock(&aw->lock);
+        aw->writing = 0;
+        aw->q.head = (aw->q.head + 1) % aw->q.depth;
+        aw->q.count--;
+        if (ret < 0 && aw->status == 0) {
+            aw->status = ret;
+            snprintf(aw->err, sizeof aw->err, "%s", err);
+        }
+        pthread_cond_broadcast(&aw->changed);
+        pthread_mutex_unlock(&aw->lock);
+    }
+    return NULL;
+}
+
+int async_writer_start(AsyncWriter **out, VideoWriter *vw, int w, int h, int depth,
+                       char *err, size_t errlen)
+{
+    AsyncWriter *aw = calloc(1, sizeof *aw);
+    if (!aw || ring_alloc(&aw->q, w, h, max_i(depth, 2) + 1) < 0) {
+        if (aw) ring_free(&aw->q);
+        free(aw);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory for the write-behind buffers");
+    }
+    aw->w = vw;
+    pthread_mutex_init(&aw->lock, NULL);
+    pthread_cond_init(&aw->changed, NULL);
+    if (pthread_create(&aw->thread, NULL, writer_main, aw)) {
+        async_writer_stop(&aw);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "cannot start the writer thread");
+    }
+    aw->started = 1;
+    *out = aw;
+    return 0;
+}
+
+int async_writer_acquire(AsyncWriter *aw, OmctiPicture *pic, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&aw->lock);
+    while (aw->status == 0 && aw->q.count + 1 > aw->q.depth - 1)
+        pthread_cond_wait(&aw->changed, &aw->lock);
+    int ret = aw->status;
+    if (ret < 0) {
+        set_error(err, errlen, ret, "%s", aw->err);
+    } else {
+        *pic = aw->q.pics[(aw->q.head + aw->q.count) % aw->q.depth];
+        aw->acquired = 1;
+    }
+    pthread_mutex_unlock(&aw->lock);
+    return ret;
+}
+
+void async_writer_commit(AsyncWriter *aw)
+{
+    pthread_mutex_lock(&aw->lock);
+    if (aw->acquired) {
+        aw->acquired = 0;
+        aw->q.count++;
+        pthread_cond_broadcast(&aw->changed);
+    }
+    pthread_mutex_unlock(&aw->lock);
+}
+
+int async_writer_drain(AsyncWriter *aw, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&aw->lock);
+    while (aw->q.count && aw->status == 0)
+        pthread_cond_wait(&aw->changed, &aw->lock);
+    while (aw->writing)
+        pthread_cond_wait(&aw->changed, &aw->lock);
+    int ret = aw->status;
+    if (ret < 0) set_error(err, errlen, ret, "%s", aw->err);
+    pthread_mutex_unlock(&aw->lock);
+    return ret;
+}
+
+void async_writer_stop(AsyncWriter **paw)
+{
+    AsyncWriter *aw = *paw;
+    if (!aw) return;
+    if (aw->started) {
+        pthread_mutex_lock(&aw->lock);
+        aw->quit = 1;
+        if (aw->status == 0) aw->status = OMCTI_ERR_STATE;   /* drop what is queued */
+        pthread_cond_broadcast(&aw->changed);
+        pthread_mutex_unlock(&aw->lock);
+        pthread_join(aw->thread, NULL);
+    }
+    pthread_mutex_destroy(&aw->lock);
+    pthread_cond_destroy(&aw->changed);
+    ring_free(&aw->q);
+    free(aw);
+    *paw = NULL;
+}

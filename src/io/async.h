@@ -1,0 +1,32 @@
+/* Decode ahead and encode behind on threads of their own, so that reading,
+ * motion search/interpolation and writing overlap. Pictures move through
+ * small rings of buffers allocated once; the order of frames and the bytes
+ * written are exactly those of the synchronous calls. */
+#ifndef OMCTI_IO_ASYNC_H
+#define OMCTI_IO_ASYNC_H
+
+#include "src/io/io.h"
+
+typedef struct AsyncReader AsyncReader;
+typedef struct AsyncWriter AsyncWriter;
+
+/* Starts a thread that reads r into a ring of `depth` pictures. r stays
+ * owned by the caller and must outlive the AsyncReader. */
+int  async_reader_start(AsyncReader **ar, VideoReader *r, int depth, char *err, size_t errlen);
+/* The next picture: 1, 0 at the end, < 0 on error (message in err). The
+ * picture stays valid until the next call. */
+int  async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errlen);
+void async_reader_stop(AsyncReader **ar);
+
+/* Starts a thread that writes pictures of w x h to vw. */
+int  async_writer_start(AsyncWriter **aw, VideoWriter *vw, int w, int h, int depth,
+                        char *err, size_t errlen);
+/* A free picture to fill, then commit it: written in commit order. Returns
+ * < 0 (message in err) once the writer thread has failed. */
+int  async_writer_acquire(AsyncWriter *aw, OmctiPicture *pic, char *err, size_t errlen);
+void async_writer_commit(AsyncWriter *aw);
+/* Waits until every committed picture is written; < 0 on a write error. */
+int  async_writer_drain(AsyncWriter *aw, char *err, size_t errlen);
+void async_writer_stop(AsyncWriter **aw);
+
+#endif

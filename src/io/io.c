@@ -1,0 +1,296 @@
+/* Dispatch between the y4m and FFmpeg back ends, and the rules every output
+ * obeys: never over an existing file without -y, never over the input, and
+ * written to a temporary file beside the target that is renamed into place
+ * only when everything succeeded. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "src/common.h"
+#include "src/io/io_internal.h"
+
+int io_path_is_y4m(const char *path)
+{
+    size_t n = strlen(path);
+    return !strcmp(path, "-") || (n > 4 && !strcasecmp(path + n - 4, ".y4m"));
+}
+
+VideoReader *video_reader_new(const VideoReaderOps *ops, const char *path)
+{
+    VideoReader *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->ops = ops;
+    r->path = strdup(path);
+    r->info.nb_frames = -1;
+    r->info.interlace = '?';
+    if (!r->path) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+static int starts_with_y4m_magic(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    char magic[10] = { 0 };
+    size_t n = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    return n == sizeof magic && !memcmp(magic, "YUV4MPEG2 ", 10);
+}
+
+int video_reader_open(VideoReader **r, const char *path, char *err, size_t errlen)
+{
+    *r = NULL;
+    if (!path || !*path)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "no input file given (use -i FILE)");
+    if (strcmp(path, "-")) {
+        struct stat st;
+        if (stat(path, &st) < 0)
+            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
+                             strerror(errno));
+        if (S_ISDIR(st.st_mode))
+            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': it is a directory",
+                             path);
+        if (access(path, R_OK) < 0)
+            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
+                             strerror(errno));
+    }
+    if (!strcmp(path, "-") || starts_with_y4m_magic(path))
+        return y4m_reader_open(r, path, err, errlen);
+    if (io_path_is_y4m(path))   /* named .y4m but no y4m header */
+        return y4m_reader_open(r, path, err, errlen);
+#if OMCTI_HAVE_FFMPEG
+    return ff_reader_open(r, path, err, errlen);
+#else
+    return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                     "cannot read '%s': not a y4m file, and omcti was built without FFmpeg",
+                     path);
+#endif
+}
+
+const VideoInfo *video_reader_info(const VideoReader *r)
+{
+    return &r->info;
+}
+
+int video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)
+{
+    return r->ops->read(r, pic, err, errlen);
+}
+
+void video_reader_close(VideoReader **pr)
+{
+    VideoReader *r = *pr;
+    if (!r) return;
+    if (r->ops && r->ops->close) r->ops->close(r);
+    free(r->path);
+    free(r);
+    *pr = NULL;
+}
+
+VideoWriter *video_writer_new(const VideoWriterOps *ops, const char *path,
+                              const char *tmp_path, const VideoInfo *info)
+{
+    VideoWriter *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->ops = ops;
+    w->path = strdup(path);
+    w->tmp_path = tmp_path ? strdup(tmp_path) : NULL;
+    w->to_stdout = !tmp_path;
+    if (info) w->info = *info;
+    if (!w->path || (tmp_path && !w->tmp_path)) {
+        free(w->path);
+        free(w->tmp_path);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) < 0 || stat(b, &sb) < 0) return 0;
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* A fresh, empty file beside path keeping its extension, so that the muxer
+ * is still guessed from the name and the final rename never crosses a
+ * filesystem. */
+char *io_make_temp_path(const char *path, char *err, size_t errlen)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    const char *ext = dot && dot != base ? dot : "";
+    size_t dirlen = (size_t)(base - path);
+    size_t n = dirlen + strlen(base) + strlen(ext) + 32;
+    char *tmp = malloc(n);
+    if (!tmp) {
+        set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    snprintf(tmp, n, "%.*s.%.*s.omcti-XXXXXX%s", (int)dirlen, path,
+             (int)(strlen(base) - strlen(ext)), base, ext);
+    int fd = mkstemps(tmp, (int)strlen(ext));
+    if (fd < 0) {
+        set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+        free(tmp);
+        return NULL;
+    }
+    /* mkstemps makes the file 0600; the output should get the usual
+     * permissions of a new file. */
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);   /* on failure 0600 is still usable */
+    close(fd);
+    return tmp;
+}
+
+int io_check_output(const char *path, const char *other, int overwrite, char *err,
+                    size_t errlen)
+{
+    struct stat st;
+    if (other && strcmp(other, "-") && (same_file(path, other) || !strcmp(path, other)))
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "output '%s' is also an input ('%s'); choose another name", path, other);
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a directory",
+                             path);
+        if (!overwrite)
+            return set_error(err, errlen, OMCTI_ERR_IO,
+                             "output '%s' already exists (use -y to overwrite)", path);
+    }
+    return 0;
+}
+
+int video_reader_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
+{
+    memset(ix, 0, sizeof *ix);
+    if (!r->ops->index)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': cannot count the frames of a stream (segments need a file)",
+                         r->path);
+    int ret = r->ops->index(r, ix, err, errlen);
+    if (ret < 0) {
+        frame_index_free(ix);
+        return ret;
+    }
+    if (frame_index_identity(r->path, &ix->file_size, &ix->file_mtime) < 0)
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", r->path,
+                         strerror(errno));
+    return 0;
+}
+
+int video_reader_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *err,
+                      size_t errlen)
+{
+    if (frame < 0 || frame >= ix->count)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': frame %lld is outside the %lld "
+                         "frames of the input", r->path, (long long)frame, (long long)ix->count);
+    if (!r->ops->seek)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': cannot seek in a stream "
+                         "(segments need a file)", r->path);
+    return r->ops->seek(r, ix, frame, err, errlen);
+}
+
+int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info,
+                      const WriterOptions *opt, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!path || !*path)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "no output file given (use -o FILE)");
+    const int to_stdout = !strcmp(path, "-");
+    if (!to_stdout) {
+        struct stat st;
+        if (opt->input_path && strcmp(opt->input_path, "-") &&
+            (same_file(path, opt->input_path) || !strcmp(path, opt->input_path)))
+            return set_error(err, errlen, OMCTI_ERR_INVALID,
+                             "output '%s' is the input file; choose another name", path);
+        if (stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode))
+                return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a directory",
+                                 path);
+            if (!opt->overwrite)
+                return set_error(err, errlen, OMCTI_ERR_IO,
+                                 "output '%s' already exists (use -y to overwrite)", path);
+        }
+#if !OMCTI_HAVE_FFMPEG
+        if (!io_path_is_y4m(path))
+            return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                             "cannot write '%s': omcti was built without FFmpeg, only .y4m "
+                             "output is possible", path);
+#endif
+    }
+    char *tmp = NULL;
+    if (!to_stdout && !(tmp = io_make_temp_path(path, err, errlen)))
+        return OMCTI_ERR_IO;
+    VideoWriter *w = video_writer_new(NULL, path, tmp, info);
+    if (!w) {
+        if (tmp) unlink(tmp);
+        free(tmp);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    }
+    free(tmp);
+    int ret;
+#if OMCTI_HAVE_FFMPEG
+    if (!io_path_is_y4m(path))
+        ret = ff_writer_open(&w, path, info, opt, err, errlen);
+    else
+#endif
+        ret = y4m_writer_open(&w, path, info, opt, err, errlen);
+    if (ret < 0) {
+        video_writer_abort(&w);
+        return ret;
+    }
+    *out = w;
+    return 0;
+}
+
+int video_writer_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t errlen)
+{
+    return w->ops->write(w, pic, err, errlen);
+}
+
+int video_writer_finish(VideoWriter *w, char *err, size_t errlen)
+{
+    int ret = w->ops->finish(w, err, errlen);
+    if (ret < 0) return ret;
+    if (!w->to_stdout && rename(w->tmp_path, w->path) < 0)
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", w->path,
+                         strerror(errno));
+    w->finished = 1;
+    return 0;
+}
+
+void video_writer_abort(VideoWriter **pw)
+{
+    VideoWriter *w = *pw;
+    if (!w) return;
+    if (w->ops && w->ops->close) w->ops->close(w);
+    w->ops = NULL;
+    if (w->tmp_path) unlink(w->tmp_path);
+    video_writer_close(pw);
+}
+
+void video_writer_close(VideoWriter **pw)
+{
+    VideoWriter *w = *pw;
+    if (!w) return;
+    if (w->ops && w->ops->close) w->ops->close(w);
+    /* Anything not renamed into place is not the user's file. */
+    if (w->tmp_path && !w->finished)
+        unlink(w->tmp_path);
+    free(w->path);
+    free(w->tmp_path);
+    free(w);
+    *pw = NULL;
+}

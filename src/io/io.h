@@ -1,0 +1,126 @@
+/* Front end (demux + decode + scale to 8-bit 4:2:0) and back end (encode +
+ * mux) of the omcti program. Two implementations: y4m (always built) and
+ * FFmpeg (libavformat/libavcodec/libswscale, when built with it).
+ *
+ * Paths: "-" is a y4m stream on stdin/stdout; a name ending in .y4m is y4m;
+ * everything else goes through FFmpeg. */
+#ifndef OMCTI_IO_H
+#define OMCTI_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omcti.h"
+#include "src/rational.h"
+
+typedef struct VideoInfo {
+    int width, height;
+    Rational fps;            /* frames per second (nominal)                */
+    Rational sar;            /* sample aspect ratio, 0/1 when unknown      */
+    int64_t nb_frames;       /* best guess, -1 when unknown                */
+    int has_audio;           /* an audio stream exists                     */
+    int vfr;                 /* variable frame rate suspected              */
+    char pix_fmt[32];        /* the source's pixel format name             */
+    int converted;           /* frames are converted to 8-bit 4:2:0        */
+    char interlace;          /* y4m 'p', 't', 'b', 'm'; '?' unknown        */
+} VideoInfo;
+
+typedef struct VideoReader VideoReader;
+typedef struct VideoWriter VideoWriter;
+
+/* Opens path (or "-"). On failure returns a negative OMCTI_ERR_* code and a
+ * one-line message naming the file and the cause in err. */
+int  video_reader_open(VideoReader **r, const char *path, char *err, size_t errlen);
+const VideoInfo *video_reader_info(const VideoReader *r);
+/* Reads the next picture: 1 on success, 0 at end of stream, < 0 on error.
+ * The picture's planes belong to the reader and stay valid until the next
+ * call. */
+int  video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen);
+void video_reader_close(VideoReader **r);
+
+/* An exact frame count and a seek table, for converting one segment of a
+ * file (docs/scale.md). FFmpeg inputs: a demux-only pass over the packets
+ * of the video stream (no decoding): count = packets (those not marked
+ * discard), key = their presentation timestamps, sorted, so that frame k is
+ * the k-th picture the decoder returns; key is NULL when some packet has no
+ * timestamp (then seeking decodes from the start). y4m files: a scan of the
+ * FRAME headers, key = the byte offset of every frame. Pipes cannot be
+ * indexed. */
+enum { FRAME_INDEX_PTS = 1, FRAME_INDEX_OFFSET = 2 };
+typedef struct FrameIndex {
+    int64_t count;           /* frames the reader delivers                  */
+    int kind;                /* FRAME_INDEX_PTS or FRAME_INDEX_OFFSET       */
+    int stream;              /* the FFmpeg video stream                     */
+    int64_t *key;            /* count entries, or NULL (see above)          */
+    int64_t file_size;       /* the input it describes                      */
+    int64_t file_mtime;
+} FrameIndex;
+
+/* Builds the index of r's file. Call right after video_reader_open(). */
+int  video_reader_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen);
+/* Positions r so that the next read returns frame `frame` (0-based) of the
+ * index, exactly: FFmpeg seeks to the key frame at or before it and
+ * decodes forward, dropping pictures until the timestamp matches; y4m
+ * seeks to the byte offset. Call right after video_reader_open(). */
+int  video_reader_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *err,
+                       size_t errlen);
+void frame_index_free(FrameIndex *ix);
+/* A text file (written to a temporary name and renamed), and back; load
+ * refuses an index made for another file or another version of it. */
+int  frame_index_save(const FrameIndex *ix, const char *path, char *err, size_t errlen);
+int  frame_index_load(FrameIndex *ix, const char *path, const char *input, char *err,
+                      size_t errlen);
+
+/* Joins pieces (outputs of `omcti --segment`, all of one format) into out
+ * by stream copy: no re-encoding, timestamps continued from piece to piece,
+ * audio stream-copied from audio_from (NULL: none). Written to a temporary
+ * file beside out and renamed on success (the rules of video_writer_open:
+ * no overwrite without `overwrite`, never over a piece or audio_from).
+ * y4m pieces are concatenated. frames_out (may be NULL) gets the frame
+ * count. */
+int  io_join(const char *out, const char *const *pieces, int n, const char *audio_from,
+             int overwrite, int quiet, int64_t *frames_out, char *err, size_t errlen);
+
+typedef struct WriterOptions {
+    const char *codec;       /* encoder name, NULL = from the container     */
+    int crf;                 /* -1 = encoder default for visually lossless */
+    int lossless;
+    int overwrite;           /* -y                                          */
+    const char *audio_from;  /* copy audio from this input, NULL = none     */
+    const char *input_path;  /* to refuse writing over the input            */
+    const char *src_pix_fmt; /* keep the input's pixel format where possible*/
+    int quiet;
+} WriterOptions;
+
+/* The output goes to a temporary file beside path and is renamed into
+ * place by video_writer_finish(); "-" writes y4m to stdout as it goes. */
+int  video_writer_open(VideoWriter **w, const char *path, const VideoInfo *info,
+                       const WriterOptions *opt, char *err, size_t errlen);
+int  video_writer_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t errlen);
+/* Flushes, closes and renames into place. */
+int  video_writer_finish(VideoWriter *w, char *err, size_t errlen);
+/* Closes and removes the temporary file (used on every error path). */
+void video_writer_abort(VideoWriter **w);
+void video_writer_close(VideoWriter **w);
+
+/* y4m and FFmpeg back ends (io.c dispatches). */
+int  y4m_reader_open(VideoReader **r, const char *path, char *err, size_t errlen);
+int  y4m_writer_open(VideoWriter **w, const char *path, const VideoInfo *info,
+                     const WriterOptions *opt, char *err, size_t errlen);
+#if OMCTI_HAVE_FFMPEG
+int  ff_reader_open(VideoReader **r, const char *path, char *err, size_t errlen);
+int  ff_writer_open(VideoWriter **w, const char *path, const VideoInfo *info,
+                    const WriterOptions *opt, char *err, size_t errlen);
+int  ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
+             const char *audio_from, int quiet, int64_t *frames_out, char *err, size_t errlen);
+#endif
+
+/* Checks that path may be written: not a directory, not existing without
+ * overwrite, not the file `other` (may be NULL). */
+int io_check_output(const char *path, const char *other, int overwrite, char *err,
+                    size_t errlen);
+
+/* Whether the path names y4m ("-" or *.y4m). */
+int io_path_is_y4m(const char *path);
+
+#endif

@@ -1,0 +1,67 @@
+/* What the y4m and FFmpeg back ends share with io.c. */
+#ifndef OMCTI_IO_INTERNAL_H
+#define OMCTI_IO_INTERNAL_H
+
+#include <stdio.h>
+
+#include "src/io/io.h"
+
+typedef struct VideoReaderOps {
+    int  (*read)(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen);
+    void (*close)(VideoReader *r);   /* frees priv, not r */
+    /* Optional (NULL: the input cannot be indexed or seeked). */
+    int  (*index)(VideoReader *r, FrameIndex *ix, char *err, size_t errlen);
+    int  (*seek)(VideoReader *r, const FrameIndex *ix, int64_t frame, char *err,
+                 size_t errlen);
+} VideoReaderOps;
+
+struct VideoReader {
+    const VideoReaderOps *ops;
+    VideoInfo info;
+    char *path;
+    void *priv;
+};
+
+typedef struct VideoWriterOps {
+    int  (*write)(VideoWriter *w, const OmctiPicture *pic, char *err, size_t errlen);
+    /* Flushes and closes the file at w->tmp_path (or stdout). */
+    int  (*finish)(VideoWriter *w, char *err, size_t errlen);
+    /* Closes without finishing; io.c removes tmp_path afterwards. */
+    void (*close)(VideoWriter *w);   /* frees priv, not w */
+} VideoWriterOps;
+
+struct VideoWriter {
+    const VideoWriterOps *ops;
+    VideoInfo info;
+    char *path;        /* what the user asked for                         */
+    char *tmp_path;    /* where the back end writes; NULL for stdout      */
+    int to_stdout;
+    int finished;
+    void *priv;
+};
+
+/* Writer back ends (y4m_writer_open, ff_writer_open) are called by io.c
+ * with *w already made by video_writer_new(): path, tmp_path (a fresh empty
+ * file beside the target, same extension; NULL with to_stdout) and info are
+ * set. The back end sets w->ops and w->priv and opens w->tmp_path. On
+ * failure it returns < 0; io.c then calls ops->close (if set) and removes
+ * tmp_path.
+ *
+ * Allocators, so io.c can free uniformly: */
+VideoReader *video_reader_new(const VideoReaderOps *ops, const char *path);
+VideoWriter *video_writer_new(const VideoWriterOps *ops, const char *path,
+                              const char *tmp_path, const VideoInfo *info);
+
+/* A fresh, empty file beside path with its extension (".NAME.omcti-XXXXXX.EXT"),
+ * for the temporary-file-and-rename rule; NULL on failure (message in err). */
+char *io_make_temp_path(const char *path, char *err, size_t errlen);
+
+/* Size and modification time (ns) of a file, what an index is checked by. */
+int frame_index_identity(const char *path, int64_t *size, int64_t *mtime);
+
+/* A y4m reader over an open stream (pipes, and the fuzzer's memory
+ * buffers); name is used in messages. */
+int y4m_reader_open_stream(VideoReader **r, FILE *f, int own_file, const char *name,
+                           char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,171 @@
+/* The CPU motion engine: full or diamond search per block, both fields,
+ * OpenMP over block rows.
+ *
+ * Work unit: one row of blocks of one field. Units are independent (each
+ * block reads only the two frames and writes only its own vector), so no
+ * thread ever waits on another inside a frame, and the fields are the same
+ * for every thread count and schedule. Rows of the two fields alternate so
+ * that the threads work on nearby rows of both frames (cache). */
+#include <stdlib.h>
+#include <string.h>
+
+#if OMCTI_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "src/common.h"
+#include "src/motion/engine.h"
+#include "src/motion/search.h"
+
+struct MotionEngine {
+    MotionParams p;
+    SadDSP dsp;
+    int threads;
+    MeSearch *search;   /* one per thread, allocated at create */
+};
+
+static int cpu_available(char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    return 1;
+}
+
+static void cpu_destroy(MotionEngine **pe)
+{
+    MotionEngine *e = pe ? *pe : NULL;
+    if (!e)
+        return;
+    if (e->search)
+        for (int t = 0; t < e->threads; t++)
+            me_search_free(&e->search[t]);
+    free(e->search);
+    free(e);
+    *pe = NULL;
+}
+
+int cpu_engine_create_level(MotionEngine **pe, const MotionParams *p, int max_sad_level,
+                            char *err, size_t errlen)
+{
+    *pe = NULL;
+    if (sad_size_index(p->block) < 0)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "cpu engine: block size %d is not 8, 16 or 32", p->block);
+    if (p->range < 1 || p->range > 64)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "cpu engine: search range %d is outside 1..64", p->range);
+    if (p->width < 1 || p->height < 1)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "cpu engine: picture size %dx%d is invalid", p->width, p->height);
+    if (p->search != OMCTI_SEARCH_FULL && p->search != OMCTI_SEARCH_DIAMOND)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "cpu engine: unknown search %d",
+                         (int)p->search);
+
+    MotionEngine *e = calloc(1, sizeof *e);
+    if (!e)
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "cpu engine: out of memory");
+    e->p = *p;
+    e->threads = p->threads < 1 ? 1 : p->threads;
+#if !OMCTI_HAVE_OPENMP
+    e->threads = 1;
+#endif
+    sad_dsp_init(&e->dsp, max_sad_level);
+    e->search = calloc((size_t)e->threads, sizeof *e->search);
+    if (!e->search) {
+        cpu_destroy(&e);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "cpu engine: out of memory");
+    }
+    for (int t = 0; t < e->threads; t++)
+        if (me_search_init(&e->search[t], &e->dsp, p->block, p->range) < 0) {
+            cpu_destroy(&e);
+            return set_error(err, errlen, OMCTI_ERR_NOMEM, "cpu engine: out of memory");
+        }
+    *pe = e;
+    return 0;
+}
+
+int cpu_engine_sad_level(const MotionEngine *e)
+{
+    return e->dsp.level;
+}
+
+static int cpu_create(MotionEngine **pe, const MotionParams *p, char *err, size_t errlen)
+{
+    return cpu_engine_create_level(pe, p, SAD_LEVEL_MAX, err, errlen);
+}
+
+/* Searches one row of blocks of cur in ref; returns candidates evaluated. */
+static uint64_t search_block_row(MeSearch *s, OmctiSearch method, const OmctiPlane *cur,
+                                 const OmctiPlane *ref, MotionField *field, int by)
+{
+    const int b = field->block;
+    uint64_t evaluated = 0;
+    for (int bx = 0; bx < field->bw; bx++) {
+        const uint8_t *c = cur->data + (ptrdiff_t)by * b * cur->stride + bx * b;
+        const uint8_t *r = ref->data + (ptrdiff_t)by * b * ref->stride + bx * b;
+        MeResult res;
+        if (method == OMCTI_SEARCH_FULL)
+            me_full_search(s, c, cur->stride, r, ref->stride, &res);
+        else
+            me_diamond_search(s, c, cur->stride, r, ref->stride, &res);
+        const int i = by * field->bw + bx;
+        field->mv[i] = res.mv;
+        field->sad[i] = res.sad;
+        evaluated += res.evaluated;
+    }
+    return evaluated;
+}
+
+static int cpu_estimate(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
+                        MotionFields *out, char *err, size_t errlen)
+{
+    const MotionParams *p = &e->p;
+    const OmctiPlane *a = &prev->p[0], *b = &next->p[0];
+    const int need_pad = p->range + p->block;
+    if (a->w != p->width || a->h != p->height || b->w != p->width || b->h != p->height)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "cpu engine: frames are %dx%d and %dx%d, engine made for %dx%d",
+                         a->w, a->h, b->w, b->h, p->width, p->height);
+    if (a->pad < need_pad || b->pad < need_pad)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "cpu engine: frame padding %d is less than range + block = %d",
+                         a->pad < b->pad ? a->pad : b->pad, need_pad);
+    const int bw = (p->width + p->block - 1) / p->block;
+    const int bh = (p->height + p->block - 1) / p->block;
+    if (out->fwd.block != p->block || out->fwd.bw != bw || out->fwd.bh != bh ||
+        out->bwd.block != p->block || out->bwd.bw != bw || out->bwd.bh != bh)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "cpu engine: motion fields do not match the picture and block size");
+
+    const OmctiSearch method = p->search;
+    const int units = 2 * bh;
+    uint64_t evaluated = 0;
+#if OMCTI_HAVE_OPENMP
+#pragma omp parallel num_threads(e->threads) if (e->threads > 1) reduction(+ : evaluated)
+    {
+        MeSearch *s = &e->search[omp_get_thread_num()];
+#pragma omp for schedule(dynamic, 1)
+        for (int u = 0; u < units; u++) {
+            const int by = u >> 1;
+            evaluated += (u & 1) ? search_block_row(s, method, b, a, &out->bwd, by)
+                                 : search_block_row(s, method, a, b, &out->fwd, by);
+        }
+    }
+#else
+    for (int u = 0; u < units; u++) {
+        const int by = u >> 1;
+        evaluated += (u & 1) ? search_block_row(&e->search[0], method, b, a, &out->bwd, by)
+                             : search_block_row(&e->search[0], method, a, b, &out->fwd, by);
+    }
+#endif
+    out->abs_diffs = evaluated * (uint64_t)p->block * (uint64_t)p->block;
+    return 0;
+}
+
+const MotionEngineVTable motion_engine_cpu = {
+    .name = "cpu",
+    .available = cpu_available,
+    .create = cpu_create,
+    .estimate = cpu_estimate,
+    .destroy = cpu_destroy,
+};

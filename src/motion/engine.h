@@ -1,0 +1,120 @@
+/* Motion-estimation engines.
+ *
+ * An engine is a table of functions (like dav1d's DSP tables): it estimates,
+ * for a pair of padded frames, a forward field (blocks of prev matched in
+ * next) and a backward field (blocks of next matched in prev). Nothing
+ * outside src/motion/ and kernels/ knows which engine runs.
+ *
+ * Contract (shared/DESIGN.md):
+ * - Blocks of `block` x `block` luma pixels on a grid from (0,0); the grid
+ *   has ceil(w/block) x ceil(h/block) blocks; blocks on the right and bottom
+ *   edge overhang into the replicated padding and are matched as they are.
+ * - Candidates: every integer displacement (dx, dy) with |dx|,|dy| <= range
+ *   (full search), or those the diamond search visits. The cost is the SAD
+ *   over the whole block.
+ * - Ties: a candidate replaces the best only if it is strictly better under
+ *   mv_better(): smaller SAD, then smaller |dx|+|dy|, then smaller dy, then
+ *   smaller dx. Same rule in C, SIMD and CUDA, so every engine and thread
+ *   count gives the same fields bit for bit.
+ */
+#ifndef OMCTI_MOTION_ENGINE_H
+#define OMCTI_MOTION_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "omcti.h"
+#include "src/common.h"
+#include "src/frame.h"
+
+typedef struct MotionVector {
+    int16_t x, y;      /* full-pel displacement                          */
+} MotionVector;
+
+typedef struct MotionField {
+    int bw, bh;        /* blocks per row and column                      */
+    int block;         /* block size in luma pixels                      */
+    MotionVector *mv;  /* bw*bh, raster order                            */
+    uint32_t *sad;     /* bw*bh, SAD of the chosen vector                */
+} MotionField;
+
+typedef struct MotionFields {
+    MotionField fwd;   /* block of prev at B matches next at B+mv        */
+    MotionField bwd;   /* block of next at B matches prev at B+mv        */
+    uint64_t abs_diffs;/* absolute differences computed for this pair    */
+} MotionFields;
+
+typedef struct MotionParams {
+    int width, height; /* luma size                                      */
+    int block;         /* 8, 16, 32                                      */
+    int range;         /* 1..64                                          */
+    OmctiSearch search;
+    int threads;       /* CPU threads, >= 1                              */
+    int device;        /* CUDA device index                              */
+} MotionParams;
+
+typedef struct MotionEngine MotionEngine; /* engine-private state */
+
+/* Interpolation on the engine's device (optional, see the vtable). */
+typedef struct MotionInterpParams {
+    OmctiMethod method;
+    OmctiSceneCut scd;
+    double scd_threshold;
+    int threads;       /* CPU threads for the host side                  */
+} MotionInterpParams;
+
+typedef struct MotionEngineVTable {
+    const char *name;
+    int (*available)(char *err, size_t errlen);
+    int (*create)(MotionEngine **e, const MotionParams *p, char *err, size_t errlen);
+    /* prev and next are padded by at least range + block pixels. */
+    int (*estimate)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
+                    MotionFields *out, char *err, size_t errlen);
+    void (*destroy)(MotionEngine **e);
+
+    /* Optional (NULL: not offered). An engine on a device may also build
+     * the in-between pictures there, so that frames stay on the device and
+     * only finished pictures come back. The pictures must equal the CPU
+     * filters' (filters/) bit for bit.
+     * interp_init: 1 when the engine takes over `method`, 0 when the CPU
+     * filter should run (the engine stays a motion engine), < 0 on error.
+     * interp_pair: once per pair after estimate() (fields NULL for methods
+     * without motion): the per-pair decisions; *cut as pair_is_cut().
+     * interp_picture: the picture at num/den (0 < num < den) into out. */
+    int (*interp_init)(MotionEngine *e, const MotionInterpParams *p, char *err, size_t errlen);
+    int (*interp_pair)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
+                       const MotionFields *fields, int *cut, char *err, size_t errlen);
+    int (*interp_picture)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
+                          int64_t num, int64_t den, OmctiPicture *out, char *err,
+                          size_t errlen);
+    /* Optional: the caller's frame f (allocated for the engine's lifetime,
+     * freed only after destroy()) may be pinned for direct DMA; failure is
+     * not an error (the engine then copies through its own staging). */
+    void (*register_frame)(MotionEngine *e, const OmctiFrame *f);
+} MotionEngineVTable;
+
+static inline int mv_better(uint32_t sad, int dx, int dy,
+                            uint32_t best_sad, int bdx, int bdy)
+{
+    if (sad != best_sad) return sad < best_sad;
+    int n = abs_i(dx) + abs_i(dy), bn = abs_i(bdx) + abs_i(bdy);
+    if (n != bn) return n < bn;
+    if (dy != bdy) return dy < bdy;
+    return dx < bdx;
+}
+
+int  motion_fields_alloc(MotionFields *f, int width, int height, int block);
+void motion_fields_free(MotionFields *f);
+
+/* Engine registry: "cpu", "cuda"; "auto" picks cuda when usable. */
+const MotionEngineVTable *motion_engine_find(const char *name, char *err, size_t errlen);
+
+extern const MotionEngineVTable motion_engine_cpu;
+#if OMCTI_HAVE_CUDA
+extern const MotionEngineVTable motion_engine_cuda;
+#endif
+
+/* Padding a frame needs for this search (range + block, rounded). */
+int motion_required_pad(int block, int range);
+
+#endif

@@ -1,0 +1,94 @@
+/* Plain C reference SADs and the run-time choice of variants. */
+#include "src/motion/sad.h"
+
+static inline uint32_t sad_c(const uint8_t *a, ptrdiff_t as,
+                             const uint8_t *b, ptrdiff_t bs, int w, int h)
+{
+    uint32_t sum = 0;
+    for (int y = 0; y < h; y++, a += as, b += bs)
+        for (int x = 0; x < w; x++)
+            sum += (uint32_t)(a[x] > b[x] ? a[x] - b[x] : b[x] - a[x]);
+    return sum;
+}
+
+static uint32_t sad_8x8_c(const uint8_t *a, ptrdiff_t as, const uint8_t *b, ptrdiff_t bs)
+{
+    return sad_c(a, as, b, bs, 8, 8);
+}
+
+static uint32_t sad_16x16_c(const uint8_t *a, ptrdiff_t as, const uint8_t *b, ptrdiff_t bs)
+{
+    return sad_c(a, as, b, bs, 16, 16);
+}
+
+static uint32_t sad_32x32_c(const uint8_t *a, ptrdiff_t as, const uint8_t *b, ptrdiff_t bs)
+{
+    return sad_c(a, as, b, bs, 32, 32);
+}
+
+static inline void grid_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                          ptrdiff_t rs, int nx, int ny, uint32_t *out,
+                          ptrdiff_t os, int block)
+{
+    for (int y = 0; y < ny; y++)
+        for (int x = 0; x < nx; x++)
+            out[y * os + x] = sad_c(cur, cs, ref + y * rs + x, rs, block, block);
+}
+
+static void grid_8x8_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                       ptrdiff_t rs, int nx, int ny, uint32_t *out, ptrdiff_t os)
+{
+    grid_c(cur, cs, ref, rs, nx, ny, out, os, 8);
+}
+
+static void grid_16x16_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                         ptrdiff_t rs, int nx, int ny, uint32_t *out, ptrdiff_t os)
+{
+    grid_c(cur, cs, ref, rs, nx, ny, out, os, 16);
+}
+
+static void grid_32x32_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                         ptrdiff_t rs, int nx, int ny, uint32_t *out, ptrdiff_t os)
+{
+    grid_c(cur, cs, ref, rs, nx, ny, out, os, 32);
+}
+
+int sad_cpu_level(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2"))
+        return SAD_LEVEL_AVX512;
+    if (__builtin_cpu_supports("avx2"))
+        return SAD_LEVEL_AVX2;
+    if (__builtin_cpu_supports("sse2"))
+        return SAD_LEVEL_SSE2;
+#endif
+    return SAD_LEVEL_C;
+}
+
+const char *sad_level_name(int level)
+{
+    static const char *const names[SAD_LEVEL_COUNT] = { "c", "sse2", "avx2", "avx512" };
+    return level >= 0 && level < SAD_LEVEL_COUNT ? names[level] : "?";
+}
+
+void sad_dsp_init(SadDSP *d, int max_level)
+{
+    d->sad[0] = sad_8x8_c;
+    d->sad[1] = sad_16x16_c;
+    d->sad[2] = sad_32x32_c;
+    d->grid[0] = grid_8x8_c;
+    d->grid[1] = grid_16x16_c;
+    d->grid[2] = grid_32x32_c;
+    d->level = SAD_LEVEL_C;
+
+    int level = sad_cpu_level();
+    if (max_level < level)
+        level = max_level < SAD_LEVEL_C ? SAD_LEVEL_C : max_level;
+#if defined(__x86_64__) || defined(__i386__)
+    if (level > SAD_LEVEL_C)
+        sad_dsp_init_x86(d, level);
+#endif
+}

@@ -1,0 +1,65 @@
+/* SAD (sum of absolute differences) primitives behind a function table,
+ * dav1d style: one table filled at run time with the fastest variant the
+ * CPU supports, capped by a level so tests can force each one.
+ *
+ * Two kinds of function per block size (8x8, 16x16, 32x32):
+ * - sad[]:  one block against one candidate (diamond search).
+ * - grid[]: one block against a whole nx x ny grid of consecutive
+ *   candidates (full search). This is where the speed is: the current block
+ *   stays in registers, one load of a reference row serves two candidate
+ *   rows, and each vpsadbw scores several horizontal candidates at once
+ *   (lanes at +0, +block, +2*block ... bytes of one unaligned load).
+ *
+ * Every variant is bit-exact with the C reference and reads only the bytes
+ * a plain loop would read (no over-read past the last candidate). */
+#ifndef OMCTI_MOTION_SAD_H
+#define OMCTI_MOTION_SAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    SAD_LEVEL_C = 0,
+    SAD_LEVEL_SSE2,
+    SAD_LEVEL_AVX2,
+    SAD_LEVEL_AVX512,   /* AVX-512 F + BW + VL                            */
+    SAD_LEVEL_COUNT,
+    SAD_LEVEL_MAX = SAD_LEVEL_COUNT - 1,
+};
+
+/* Index of a block size in the tables: 8 -> 0, 16 -> 1, 32 -> 2, else -1. */
+static inline int sad_size_index(int block)
+{
+    return block == 8 ? 0 : block == 16 ? 1 : block == 32 ? 2 : -1;
+}
+
+/* SAD of the block at a (stride as) against the block at b (stride bs). */
+typedef uint32_t (*SadBlockFn)(const uint8_t *a, ptrdiff_t as,
+                               const uint8_t *b, ptrdiff_t bs);
+
+/* out[y * out_stride + x] = SAD(cur, ref + y * rs + x) for 0 <= x < nx,
+ * 0 <= y < ny. Reads ref rows 0 .. ny + block - 2, columns
+ * 0 .. nx + block - 2. */
+typedef void (*SadGridFn)(const uint8_t *cur, ptrdiff_t cs,
+                          const uint8_t *ref, ptrdiff_t rs,
+                          int nx, int ny, uint32_t *out, ptrdiff_t out_stride);
+
+typedef struct SadDSP {
+    SadBlockFn sad[3];   /* 8x8, 16x16, 32x32 */
+    SadGridFn  grid[3];
+    int level;           /* SAD_LEVEL_* actually used */
+} SadDSP;
+
+/* Highest level this CPU (and OS) supports. */
+int sad_cpu_level(void);
+const char *sad_level_name(int level);
+
+/* Fills d with the best variants up to min(max_level, sad_cpu_level()). */
+void sad_dsp_init(SadDSP *d, int max_level);
+
+#if defined(__x86_64__) || defined(__i386__)
+/* sad_x86.c: overrides the entries of d for the given (supported) level. */
+void sad_dsp_init_x86(SadDSP *d, int level);
+#endif
+
+#endif

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# End-to-end tests of `omcti` conversion through the real program.
+# usage: convert_test.sh OMCTI Y4MTOOL HAVE_FFMPEG SAMPLES_DIR
+set -u
+OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3 SAMPLES=${4:-}
+T=$(mktemp -d /tmp/omcti-cli-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok()   { pass=$((pass + 1)); }
+bad()  { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect() { if eval "$2"; then ok; else bad "$1 ($2)"; fi; }
+
+# run NAME EXPECTED_EXIT CMD... : runs, checks the exit code, keeps stderr in $T/err
+run() {
+    local name=$1 want=$2; shift 2
+    "$@" 2>"$T/err"; local rc=$?
+    if [ "$want" = nonzero ]; then
+        [ $rc -ne 0 ] && ok || bad "$name: exit $rc, wanted non-zero"
+    else
+        [ $rc -eq "$want" ] && ok || { bad "$name: exit $rc, wanted $want: $(head -c 300 "$T/err")"; }
+    fi
+}
+# one_line_error NAME NEEDLE: stderr is one line starting with "omcti:" and containing NEEDLE
+one_line_error() {
+    local lines; lines=$(grep -c . "$T/err")
+    [ "$lines" -eq 1 ] && grep -q "^omcti: .*$2" "$T/err" && ok || bad "$1: stderr '$(cat "$T/err")' is not one line with '$2'"
+}
+
+"$Y4M" gen 176 144 10 > "$T/in.y4m"
+"$Y4M" gen 35 19 6 30000 1001 > "$T/odd.y4m"
+
+# --- 2x with repeat and blend: frame count, rate, originals bit-exact ---
+for m in repeat blend; do
+    run "2x $m" 0 "$OMCTI" -q -i "$T/in.y4m" -o "$T/$m.y4m" --method $m
+    read -r w h fn fd n < <("$Y4M" info "$T/$m.y4m")
+    expect "2x $m frames" "[ $n -eq 20 ]"
+    expect "2x $m rate" "[ $fn/$fd = 50/1 ]"
+    for k in 0 3 9; do
+        expect "2x $m original $k bit-exact" "\"$Y4M\" same \"$T/in.y4m\" $k \"$T/$m.y4m\" $((2 * k))"
+    done
+done
+expect "repeat copies the previous frame" "\"$Y4M\" same \"$T/in.y4m\" 4 \"$T/repeat.y4m\" 9"
+expect "blend is not a copy" "! \"$Y4M\" same \"$T/in.y4m\" 4 \"$T/blend.y4m\" 9"
+expect "last original held" "\"$Y4M\" same \"$T/in.y4m\" 9 \"$T/repeat.y4m\" 19"
+
+# odd size, NTSC rate: 30000/1001 doubled is 60000/1001
+run "odd size" 0 "$OMCTI" -q -i "$T/odd.y4m" -o "$T/odd2.y4m" --method blend
+read -r w h fn fd n < <("$Y4M" info "$T/odd2.y4m")
+expect "odd size kept" "[ ${w}x$h = 35x19 ]"
+expect "60000/1001" "[ $fn/$fd = 60000/1001 ]"
+expect "odd frames" "[ $n -eq 12 ]"
+
+# --slowmo 4: 4n frames at the same rate
+run "slowmo" 0 "$OMCTI" -q -i "$T/in.y4m" -o "$T/slow.y4m" --method blend --slowmo 4
+read -r w h fn fd n < <("$Y4M" info "$T/slow.y4m")
+expect "slowmo frames" "[ $n -eq 40 ]"
+expect "slowmo rate" "[ $fn/$fd = 25/1 ]"
+expect "slowmo original" "\"$Y4M\" same \"$T/in.y4m\" 5 \"$T/slow.y4m\" 20"
+
+# --fps 60 from 25: ceil(10 * 60 / 25) = 24 frames
+run "fps 60" 0 "$OMCTI" -q -i "$T/in.y4m" -o "$T/f60.y4m" --method blend --fps 60
+read -r w h fn fd n < <("$Y4M" info "$T/f60.y4m")
+expect "fps frames" "[ $n -eq 24 ]"
+expect "fps rate" "[ $fn/$fd = 60/1 ]"
+expect "fps: output 12 is original 5" "\"$Y4M\" same \"$T/in.y4m\" 5 \"$T/f60.y4m\" 12"
+
+# pipes: y4m on stdin and stdout
+"$OMCTI" -q -i - -o - --method repeat < "$T/in.y4m" > "$T/pipe.y4m" 2>"$T/err"
+expect "pipe exit" "[ $? -eq 0 ]"
+expect "pipe equals file" "cmp -s \"$T/pipe.y4m\" \"$T/repeat.y4m\""
+
+# --- errors: one line, non-zero exit, no output file ---
+run "missing input" 1 "$OMCTI" -i "$T/nope.y4m" -o "$T/x.y4m"
+one_line_error "missing input" "nope.y4m.*No such file"
+"$Y4M" gen 32 32 1 > "$T/one.y4m"
+run "one frame" 1 "$OMCTI" -i "$T/one.y4m" -o "$T/x.y4m"
+one_line_error "one frame" "only one video frame"
+expect "no output after failure" "[ ! -e \"$T/x.y4m\" ]"
+run "exists without -y" 1 "$OMCTI" -i "$T/in.y4m" -o "$T/repeat.y4m"
+one_line_error "exists" "already exists"
+run "bad factor" 2 "$OMCTI" -i "$T/in.y4m" -o "$T/x.y4m" --factor 0
+one_line_error "bad factor" "factor"
+run "bad method" 2 "$OMCTI" -i "$T/in.y4m" -o "$T/x.y4m" --method magic
+one_line_error "bad method" "unknown method"
+head -c 5000 "$T/in.y4m" > "$T/trunc.y4m"
+run "truncated" 1 "$OMCTI" -i "$T/trunc.y4m" -o "$T/x.y4m"
+one_line_error "truncated" "truncated"
+expect "no output after truncation" "! ls \"$T\" | grep -q '^x\\.y4m\\|omcti-'"
+run "help" 0 "$OMCTI" --help
+run "version" 0 "$OMCTI" --version
+
+# --- FFmpeg containers ---
+if [ "$HAVE_FFMPEG" = 1 ] && command -v ffprobe >/dev/null && command -v ffmpeg >/dev/null; then
+    probe() { ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames,r_frame_rate,pix_fmt -of default=nw=1 "$1"; }
+    ffmpeg -v error -f lavfi -i "testsrc2=s=176x144:r=30000/1001:d=2" -f lavfi -i "sine=f=440:d=2" \
+        -shortest -c:v ffv1 -c:a flac "$T/av.mkv"
+    run "mkv lossless 2x" 0 "$OMCTI" -q -i "$T/av.mkv" -o "$T/av2.mkv" --method blend --lossless
+    p=$(probe "$T/av2.mkv")
+    expect "mkv frames" "grep -q nb_read_frames=120 <<<\"$p\""
+    # (Matroska stores nanosecond durations and FFmpeg 5.1 reads 60000/1001
+    # back as 19001/317, so the exact rate is checked on the mp4 below.)
+    expect "audio kept" "[ \"\$(ffprobe -v error -select_streams a -show_entries stream=codec_name -of csv=p=0 \"$T/av2.mkv\")\" = flac ]"
+    d_in=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$T/av.mkv")
+    d_out=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$T/av2.mkv")
+    expect "duration kept ($d_in vs $d_out)" "awk -v a=$d_in -v b=$d_out 'BEGIN{exit !(a-b < 0.05 && b-a < 0.05)}'"
+    # originals bit-exact: even output frames equal the input frames
+    ffmpeg -v error -i "$T/av.mkv" -map 0:v -f framemd5 "$T/in.md5"
+    ffmpeg -v error -i "$T/av2.mkv" -map 0:v -vf "select='not(mod(n\,2))'" -fps_mode passthrough -f framemd5 "$T/out.md5"
+    expect "lossless originals bit-exact" "diff -q <(grep -v '^#' \"$T/in.md5\" | awk -F, '{print \$NF}') <(grep -v '^#' \"$T/out.md5\" | awk -F, '{print \$NF}') >/dev/null"
+    run "mp4 default codec" 0 "$OMCTI" -q -i "$T/av.mkv" -o "$T/av2.mp4" --method repeat
+    expect "mp4 rate" "grep -q r_frame_rate=60000/1001 <<<\"\$(probe \"$T/av2.mp4\")\""
+    expect "mp4 is h264" "[ \"\$(ffprobe -v error -select_streams v -show_entries stream=codec_name -of csv=p=0 \"$T/av2.mp4\")\" = h264 ]"
+    run "slowmo drops audio" 0 "$OMCTI" -i "$T/av.mkv" -o "$T/slow.mkv" --slowmo 2 --method repeat --lossless
+    expect "slowmo notice" "grep -q 'audio is dropped' \"$T/err\""
+    expect "slowmo no audio" "[ -z \"\$(ffprobe -v error -select_streams a -show_entries stream=index -of csv=p=0 \"$T/slow.mkv\")\" ]"
+    echo "not a video" > "$T/text.mkv"
+    run "text file" 1 "$OMCTI" -i "$T/text.mkv" -o "$T/x.mkv"
+    one_line_error "text file" "text.mkv"
+    # the shared real clips, 2x with repeat and blend
+    if [ -n "$SAMPLES" ] && [ -d "$SAMPLES" ]; then
+        for clip in "$SAMPLES"/*.mkv; do
+            name=$(basename "$clip" .mkv)
+            n_in=$(ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$clip")
+            for m in repeat blend; do
+                run "$name $m" 0 "$OMCTI" -q -i "$clip" -o "$T/$name-$m.mkv" --method $m --lossless
+                n_out=$(ffprobe -v error -select_streams v:0 -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$T/$name-$m.mkv")
+                want=$(( n_in * 2 ))
+                expect "$name $m frames ($n_out vs $want)" "[ \"$n_out\" = $want ]"
+                rm -f "$T/$name-$m.mkv"
+            done
+        done
+    fi
+fi
+
+echo "convert_test: $pass passed, $fail failed"
+[ $fail -eq 0 ]

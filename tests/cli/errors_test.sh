@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# One test per row of docs/errors.md: each bad input or condition gives the
+# documented one-line message and exit code, never a crash, and never leaves
+# a file (or a temporary) under the requested name.
+# usage: errors_test.sh OMCTI Y4MTOOL HAVE_FFMPEG HAVE_CUDA
+set -u
+OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3 HAVE_CUDA=${4:-0}
+T=$(mktemp -d /tmp/omcti-err-XXXXXX)
+chmod 755 "$T"
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0 skip=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# row NAME EXIT NEEDLE CMD...: exit code, one-line "omcti: ...NEEDLE..." on stderr
+# (notices are allowed before it), no crash, and no output left behind.
+row() {
+    local name=$1 want=$2 needle=$3; shift 3
+    rm -f "$T"/out.* "$T"/.out.*
+    "$@" >"$T/stdout" 2>"$T/err"; local rc=$?
+    if [ $rc -ge 128 ] && [ $rc -ne 130 ]; then bad "$name: crashed (exit $rc): $(cat "$T/err")"; return; fi
+    [ "$rc" -eq "$want" ] || { bad "$name: exit $rc, wanted $want: $(cat "$T/err")"; return; }
+    if [ "$want" -ne 0 ]; then
+        local last; last=$(grep -v '^omcti: note:\|^omcti: warning:' "$T/err")
+        [ "$(printf '%s\n' "$last" | grep -c .)" -eq 1 ] || { bad "$name: not one line: $(cat "$T/err")"; return; }
+        grep -q "^omcti: .*$needle" <<<"$last" || { bad "$name: '$last' lacks '$needle'"; return; }
+        if ls -A "$T" | grep -q '^out\.\|^\.out\.'; then bad "$name: output left behind: $(ls -A "$T")"; return; fi
+    else
+        [ -z "$needle" ] || grep -q "$needle" "$T/err" || { bad "$name: stderr lacks '$needle': $(cat "$T/err")"; return; }
+    fi
+    ok
+}
+skipped() { skip=$((skip + 1)); echo "SKIP: $*"; }
+
+"$Y4M" gen 64 48 8 > "$T/in.y4m"
+"$Y4M" gen 64 48 1 > "$T/one.y4m"
+printf 'YUV4MPEG2 W64 H48 F25:1 C420jpeg\n' > "$T/zero.y4m"
+head -c 9000 "$T/in.y4m" > "$T/trunc.y4m"
+echo "hello, this is text" > "$T/text.y4m"
+
+# --- input ---
+row "missing input"        1 "cannot open '$T/nope.mkv': No such file"  "$OMCTI" -i "$T/nope.mkv" -o "$T/out.y4m"
+row "input is a directory" 1 "directory"                                 "$OMCTI" -i "$T" -o "$T/out.y4m"
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
+    cp "$T/in.y4m" "$T/secret.y4m"; chmod 000 "$T/secret.y4m"
+    row "unreadable input"  1 "Permission denied" runuser -u nobody -- "$OMCTI" -i "$T/secret.y4m" -o "$T/out.y4m"
+elif [ "$(id -u)" != 0 ]; then
+    cp "$T/in.y4m" "$T/secret.y4m"; chmod 000 "$T/secret.y4m"
+    row "unreadable input"  1 "Permission denied" "$OMCTI" -i "$T/secret.y4m" -o "$T/out.y4m"
+else skipped "unreadable input (root without runuser)"; fi
+row "text file as y4m"     1 "not a y4m"            "$OMCTI" -i "$T/text.y4m" -o "$T/out.y4m"
+row "zero frames"          1 "has no video frames"  "$OMCTI" -i "$T/zero.y4m" -o "$T/out.y4m"
+row "one frame"            1 "only one video frame" "$OMCTI" -i "$T/one.y4m" -o "$T/out.y4m"
+row "truncated y4m"        1 "truncated"            "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m"
+printf 'YUV4MPEG2 W64 H48 F25:1 C420p10\nFRAME\n' > "$T/deep.y4m"
+row "10-bit y4m"           1 "not supported"        "$OMCTI" -i "$T/deep.y4m" -o "$T/out.y4m"
+"$Y4M" gen 17 9 4 > "$T/tiny.y4m"
+row "17x9 (smaller than a block)" 0 "" "$OMCTI" -q -i "$T/tiny.y4m" -o "$T/out.y4m"
+"$Y4M" gen 353 289 3 > "$T/odd.y4m"
+row "353x289"              0 "" "$OMCTI" -q -i "$T/odd.y4m" -o "$T/out.y4m"
+"$Y4M" gen 1 1 3 > "$T/px.y4m"
+row "1x1"                  0 "" "$OMCTI" -q -i "$T/px.y4m" -o "$T/out.y4m"
+"$Y4M" gen 40 30 4 25 1 C422 > "$T/c422.y4m"
+row "4:2:2 y4m converted"  0 "processed as 8-bit 4:2:0" "$OMCTI" -i "$T/c422.y4m" -o "$T/out.y4m"
+
+# --- output ---
+row "output directory missing" 1 "cannot write '/nonexistent-omcti/out.y4m'" "$OMCTI" -i "$T/in.y4m" -o /nonexistent-omcti/out.y4m
+row "output is the input"  2 "is the input file" "$OMCTI" -i "$T/in.y4m" -o "$T/in.y4m"
+cp "$T/in.y4m" "$T/keep.y4m"
+row "output exists, no -y" 1 "already exists (use -y" "$OMCTI" -i "$T/in.y4m" -o "$T/keep.y4m"
+cmp -s "$T/in.y4m" "$T/keep.y4m" && ok || bad "existing output was modified"
+row "output is a directory" 1 "directory" "$OMCTI" -i "$T/in.y4m" -o "$T" -y
+# A full disk, simulated with a file-size limit: the write fails, nothing is left.
+row "disk full"            1 "cannot write '$T/out.y4m'" bash -c "ulimit -f 20; exec \"$OMCTI\" -i \"$T/in.y4m\" -o \"$T/out.y4m\""
+if ls -A "$T" | grep -q 'omcti-'; then bad "disk full left a temporary"; else ok; fi
+# A reader that goes away: stdout closed early gives an error, not a hang.
+"$OMCTI" -i "$T/in.y4m" -o - 2>"$T/err" | head -c 10 >/dev/null; rc=${PIPESTATUS[0]}
+[ "$rc" -eq 1 ] && grep -q "cannot write 'stdout'" "$T/err" && ok || bad "closed pipe: exit $rc: $(cat "$T/err")"
+
+# --- options ---
+row "factor 0"             2 "--factor"         "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --factor 0
+row "negative range"       2 "--range"          "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --range -3
+row "unknown method"       2 "unknown method"   "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --method fancy
+row "unknown engine"       2 "unknown engine"   "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine tpu
+row "unknown search"       2 "unknown search"   "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --search spiral
+row "unknown option"       2 "unknown option"   "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --speed 9
+row "no input"             2 "no input"         "$OMCTI" -o "$T/out.y4m"
+if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+    row "cuda without a GPU" 1 "cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cuda
+else skipped "cuda without a GPU (a GPU is present)"; fi
+
+row "--segment on a pipe"   2 "not a pipe"       "$OMCTI" -i - -o "$T/out.y4m" --segment 0/2
+row "--devices with cpu"    2 "needs --engine cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cpu --devices all
+
+# --- interruption: SIGINT removes the incomplete output ---
+"$Y4M" gen 352 288 400 > "$T/long.y4m"
+"$OMCTI" -i "$T/long.y4m" -o "$T/out.y4m" --threads 1 2>"$T/err" &
+pid=$!
+for _ in $(seq 50); do ls -A "$T" | grep -q '^\.out\.' && break; sleep 0.1; done
+sleep 0.3; kill -INT $pid; wait $pid; rc=$?
+[ $rc -eq 130 ] && grep -q "interrupted" "$T/err" && ok || bad "SIGINT: exit $rc: $(cat "$T/err")"
+if ls -A "$T" | grep -q '^out\.\|^\.out\.'; then bad "SIGINT left output: $(ls -A "$T")"; else ok; fi
+
+# --- FFmpeg inputs ---
+if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null; then
+    ff() { ffmpeg -v error -y "$@"; }
+    ff -f lavfi -i "sine=d=1" "$T/audio.wav"
+    row "audio-only file"  1 "no video stream" "$OMCTI" -i "$T/audio.wav" -o "$T/out.mkv"
+    ff -f lavfi -i "testsrc2=s=64x48" -frames:v 1 "$T/image.png"
+    row "an image (one frame)" 1 "only one video frame" "$OMCTI" -i "$T/image.png" -o "$T/out.mkv"
+    echo "plain text" > "$T/text.mp4"
+    row "text file named .mp4" 1 "not a video" "$OMCTI" -i "$T/text.mp4" -o "$T/out.mkv"
+    head -c 20000 /dev/urandom > "$T/random.mkv"
+    row "random bytes"     1 "random.mkv" "$OMCTI" -i "$T/random.mkv" -o "$T/out.mkv"
+    ff -f lavfi -i "testsrc2=s=96x64:r=25:d=2" -c:v libx264 -g 10 "$T/h264.mkv"
+    head -c 30000 "$T/h264.mkv" > "$T/cut.mkv"
+    row "truncated file (ends at the last good frame)" 0 "" "$OMCTI" -q -i "$T/cut.mkv" -o "$T/out.mkv"
+    # corrupt the middle of a long-GOP stream: skipped and reported, or refused
+    cp "$T/h264.mkv" "$T/corrupt.mkv"
+    size=$(stat -c %s "$T/corrupt.mkv")
+    dd if=/dev/urandom of="$T/corrupt.mkv" bs=1 seek=$((size / 2)) count=3000 conv=notrunc status=none
+    "$OMCTI" -i "$T/corrupt.mkv" -o "$T/out.mkv" -y 2>"$T/err"; rc=$?
+    if [ $rc -eq 0 ]; then grep -q "warning:.*corrupt.mkv" "$T/err" && ok || bad "corrupt stream converted without a warning: $(cat "$T/err")"
+    elif [ $rc -eq 1 ]; then grep -q "corrupt.mkv" "$T/err" && ok || bad "corrupt: $(cat "$T/err")"
+    else bad "corrupt stream: exit $rc"; fi
+    for fmt in yuv420p10le yuv422p yuv444p rgb24 pal8; do
+        ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -pix_fmt $fmt -c:v ffv1 "$T/$fmt.mkv" 2>/dev/null ||
+            ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -pix_fmt $fmt -c:v png "$T/$fmt.mkv"
+        row "$fmt input converted" 0 "processed as 8-bit 4:2:0" "$OMCTI" -i "$T/$fmt.mkv" -o "$T/out.mkv" --lossless
+        got=$(ffprobe -v error -select_streams v -show_entries stream=pix_fmt -of csv=p=0 "$T/out.mkv")
+        [ "$got" = "$fmt" ] && ok || echo "note: $fmt written as $got"
+    done
+    # variable frame rate: treated as constant at the average rate, with a note
+    ff -f lavfi -i "testsrc2=s=64x48:r=25:d=1" -f lavfi -i "testsrc2=s=64x48:r=10:d=1" \
+        -filter_complex "[0][1]concat=n=2:v=1" -fps_mode vfr -c:v ffv1 "$T/vfr.mkv"
+    row "variable frame rate"  0 "variable frame rate" "$OMCTI" -i "$T/vfr.mkv" -o "$T/out.mkv" --lossless
+    # resolution change mid-stream: two H.264 transport streams of different sizes, concatenated
+    ff -f lavfi -i "testsrc2=s=64x48:r=25:d=1" -c:v libx264 -f mpegts "$T/a.ts"
+    ff -f lavfi -i "testsrc2=s=96x64:r=25:d=1" -c:v libx264 -f mpegts "$T/b.ts"
+    cat "$T/a.ts" "$T/b.ts" > "$T/change.ts"
+    row "resolution change"    1 "size changes" "$OMCTI" -i "$T/change.ts" -o "$T/out.mkv"
+else
+    skipped "FFmpeg rows (built without FFmpeg or no ffmpeg CLI)"
+fi
+
+echo "errors_test: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]

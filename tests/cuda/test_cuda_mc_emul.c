@@ -1,0 +1,263 @@
+/* The GPU interpolation arithmetic (kernels/mc_gpu.h) run sequentially on
+ * the CPU, one "warp" at a time with one lane, against the CPU filters of
+ * filters/: the OMCTI and MCTI pictures, blend, and the scene-cut cost and
+ * static share must be equal bit for bit, for random and structured
+ * content, sizes that are and are not multiples of the block (odd ones
+ * too), blocks 8/16/32, both searches and phases 1/2, 1/3, 2/5, 7/8.
+ *
+ * Needs no GPU and no CUDA: it checks in CI what the device test checks on
+ * a GPU, except the thread mapping of the kernels (tests/cuda/
+ * test_cuda_equiv.c does that, with the real kernels).
+ *
+ *   test_cuda_mc_emul [--y4m FILE]     (or OMCTI_TEST_Y4M=FILE) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "filters/filter.h"
+#include "filters/mc.h"
+#include "filters/scenecut.h"
+#include "kernels/mc_gpu.h"
+#include "src/common.h"
+#include "src/frame.h"
+#include "src/motion/engine.h"
+#include "tests/check.h"
+#include "tests/cuda/cuda_test_util.h"
+
+static const int64_t phases[][2] = { { 1, 2 }, { 1, 3 }, { 2, 5 }, { 7, 8 } };
+
+static CudaMcPlane host_plane(const OmctiPlane *p)
+{
+    const CudaMcPlane q = { p->data, (int)p->stride, p->w, p->h };
+    return q;
+}
+
+static int compare_pictures(const char *what, const OmctiPicture *a, const OmctiPicture *b)
+{
+    int bad = 0;
+    for (int c = 0; c < 3; c++) {
+        const int w = c ? chroma_size(a->width) : a->width, h = c ? chroma_size(a->height) : a->height;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const int u = a->data[c][(ptrdiff_t)y * a->stride[c] + x];
+                const int v = b->data[c][(ptrdiff_t)y * b->stride[c] + x];
+                if (u != v && bad++ < 3)
+                    fprintf(stderr, "  %s plane %d (%d,%d): cpu %d emul %d\n", what, c, x, y, u, v);
+            }
+    }
+    return bad;
+}
+
+/* Emulates the kernels' work for one picture of one pair. */
+static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields *f, int block,
+                    int range, int method, int64_t num, int64_t den, OmctiPicture *out)
+{
+    const int w = P->width, h = P->height;
+    const int nbx = (w + block - 1) / block, nby = (h + block - 1) / block, nb = nbx * nby;
+    CudaMcArgs a;
+    memset(&a, 0, sizeof a);
+    for (int c = 0; c < 3; c++) {
+        a.prev[c] = host_plane(&P->p[c]);
+        a.next[c] = host_plane(&N->p[c]);
+        a.out[c] = out->data[c];
+        a.out_stride[c] = (int)out->stride[c];
+    }
+    a.width = w;
+    a.height = h;
+    a.block = block;
+    a.nbx = nbx;
+    a.nby = nby;
+    a.overlap = method == OMCTI_METHOD_OMCTI;
+    a.wt = phase_weight256(num, den);
+    a.num = num;
+    a.den = den;
+    if (method == OMCTI_METHOD_BLEND) {
+        for (int c = 0; c < 3; c++)
+            for (int y = 0; y < (c ? chroma_size(h) : h); y++)
+                for (int x = 0; x < (c ? chroma_size(w) : w); x++)
+                    out->data[c][(ptrdiff_t)y * out->stride[c] + x] =
+                        (uint8_t)mc_blend_pixel(&a, c, x, y);
+        return;
+    }
+    /* engine layout of the fields: int16 x | int16 y << 16 */
+    uint32_t *fmv = malloc(2 * (size_t)nb * sizeof *fmv), *vec = malloc(3 * (size_t)nb * sizeof *vec);
+    for (int i = 0; i < nb; i++) {
+        fmv[i] = mc_pack(f->fwd.mv[i].x, f->fwd.mv[i].y);
+        fmv[nb + i] = mc_pack(f->bwd.mv[i].x, f->bwd.mv[i].y);
+    }
+    a.fmv = fmv;
+    a.bmv = fmv + nb;
+    a.vec_a = vec;
+    a.cost_a = vec + nb;
+    a.vec_c = vec + 2 * nb;
+    a.K = 16 * (range + 2);
+    int32_t *tab = malloc((2 * (size_t)a.K + 1) * sizeof *tab);
+    for (int k = -a.K; k <= a.K; k++)
+        tab[k + a.K] = mc_rdiv_i(num * k, den);
+    a.tab = tab;
+    int16_t mask[2][3][1024];
+    for (int c = 0; c < 2; c++) {
+        const int bs = c ? block / 2 : block;
+        for (int y = 0; y < bs; y++)
+            for (int x = 0; x < bs; x++) {
+                int wk[3];
+                mc_mask_weights(MC_MASK_H263, bs, x, y, wk);
+                for (int k = 0; k < 3; k++)
+                    mask[c][k][y * bs + x] = (int16_t)wk[k];
+            }
+    }
+    a.mask = &mask[0][0][0];
+    for (int k = 0; k < nb; k++)
+        mc_choose_block(&a, k);
+    for (int k = 0; k < nb; k++)
+        mc_refine_block(&a, k);
+    for (int c = 0; c < 3; c++)
+        for (int y = 0; y < (c ? chroma_size(h) : h); y++)
+            for (int x = 0; x < (c ? chroma_size(w) : w); x++)
+                out->data[c][(ptrdiff_t)y * out->stride[c] + x] =
+                    (uint8_t)mc_render_pixel(&a, c, x, y);
+    free(fmv);
+    free(vec);
+    free(tab);
+}
+
+/* The scene-cut statistics as the GPU computes them, against scenecut.c. */
+static void check_stats(TestState *ts, const char *what, const FilterPair *pr, int block)
+{
+    const OmctiPlane *N = &pr->next->p[0];
+    const CudaMcPlane p = host_plane(&pr->prev->p[0]), n = host_plane(N);
+    unsigned long long act = 0;
+    for (int y = 0; y < N->h - 1; y += 2)
+        act += mc_activity_part(&n, y, 0, 1);
+    uint32_t textured = 0, same = 0;
+    for (int by = 0; by < N->h / block; by++)
+        for (int bx = 0; bx < N->w / block; bx++) {
+            const int r = mc_static_part(&p, &n, block, bx, by, 0, 1);
+            if (!(r & 1)) {
+                textured++;
+                same += (r >> 1) & 1;
+            }
+        }
+    const uint32_t share = textured ? (uint32_t)((uint64_t)same * 256 / textured) : 0;
+    CHECK(ts, share == scenecut_static_share(pr, block, 1), "%s: static share %u vs %u", what,
+          share, scenecut_static_share(pr, block, 1));
+    /* the cost formula of cuda_filter.c pair_cost() */
+    const MotionField *fw = &pr->fields->fwd, *bw = &pr->fields->bwd;
+    uint64_t res = 0;
+    for (int i = 0; i < fw->bw * fw->bh; i++)
+        res += fw->sad[i] < bw->sad[i] ? fw->sad[i] : bw->sad[i];
+    const uint64_t npix = (uint64_t)fw->bw * fw->bh * block * block;
+    const uint64_t apix = (uint64_t)(N->h / 2) * (uint64_t)(N->w - 1);
+    const uint64_t r = res * 256 / npix, a = apix ? act * 256 / apix : 0;
+    uint64_t cost = r * 256 / (a + 256);
+    if (cost > UINT32_MAX) cost = UINT32_MAX;
+    CHECK(ts, cost == scenecut_pair_cost(pr, 1), "%s: pair cost %llu vs %u", what,
+          (unsigned long long)cost, scenecut_pair_cost(pr, 1));
+}
+
+static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int block, int range,
+                     OmctiSearch search, int npairs)
+{
+    const int w = clip->w, h = clip->h;
+    const int pad = motion_required_pad(block, range) + 32;
+    OmctiFrame fr[2];
+    MotionFields f;
+    MotionEngine *me = NULL;
+    char err[256] = "";
+    long checked = 0;
+    memset(&f, 0, sizeof f);
+    MotionParams mp = { w, h, block, range, search, 1, 0 };
+    if (frame_alloc(&fr[0], w, h, pad) < 0 || frame_alloc(&fr[1], w, h, pad) < 0 ||
+        motion_fields_alloc(&f, w, h, block) < 0 ||
+        motion_engine_cpu.create(&me, &mp, err, sizeof err) < 0) {
+        CHECK(ts, 0, "%s: setup failed: %s", label, err);
+        return 0;
+    }
+    YuvClip ref, emu;
+    yuv_clip_alloc(&ref, w, h, 1);
+    yuv_clip_alloc(&emu, w, h, 1);
+    const int methods[3] = { OMCTI_METHOD_OMCTI, OMCTI_METHOD_MCTI, OMCTI_METHOD_BLEND };
+    for (int i = 0; i + 1 < clip->n && i < npairs; i++) {
+        frame_copy_in(&fr[0], &clip->pic[i]);
+        frame_copy_in(&fr[1], &clip->pic[i + 1]);
+        fr[0].serial = (uint64_t)i + 1;
+        fr[1].serial = (uint64_t)i + 2;
+        int rc = motion_engine_cpu.estimate(me, &fr[0], &fr[1], &f, err, sizeof err);
+        CHECK(ts, rc == 0, "%s: estimate: %s", label, err);
+        const FilterPair pr = { &fr[0], &fr[1], &f };
+        char what[200];
+        snprintf(what, sizeof what, "%s %dx%d B%d R%d %s pair %d", label, w, h, block, range,
+                 search == OMCTI_SEARCH_FULL ? "full" : "diamond", i);
+        check_stats(ts, what, &pr, block);
+        for (int m = 0; m < 3; m++) {
+            const OmctiFilter *flt = filter_for_method((OmctiMethod)methods[m]);
+            const FilterParams fp = { w, h, block, range, 1, OMCTI_SCD_NONE, 1.0 };
+            void *priv = NULL;
+            if (flt->init(&priv, &fp, err, sizeof err) < 0) {
+                CHECK(ts, 0, "%s: filter init: %s", what, err);
+                continue;
+            }
+            if (flt->new_pair)
+                flt->new_pair(priv, &pr);
+            for (size_t ph = 0; ph < ARRAY_LEN(phases); ph++) {
+                const int64_t num = phases[ph][0], den = phases[ph][1];
+                memset(ref.buf[0], 0xa5, (size_t)w * h + 2 * (size_t)chroma_size(w) * chroma_size(h));
+                memset(emu.buf[0], 0x5a, (size_t)w * h + 2 * (size_t)chroma_size(w) * chroma_size(h));
+                flt->picture(priv, &pr, num, den, &ref.pic[0]);
+                emulate(&fr[0], &fr[1], &f, block, range, methods[m], num, den, &emu.pic[0]);
+                char w2[260];
+                snprintf(w2, sizeof w2, "%s %s t=%lld/%lld", what, flt->name, (long long)num,
+                         (long long)den);
+                const int bad = compare_pictures(w2, &ref.pic[0], &emu.pic[0]);
+                CHECK(ts, bad == 0, "%s: %d pixels differ", w2, bad);
+                checked++;
+            }
+            flt->uninit(&priv);
+        }
+    }
+    yuv_clip_free(&ref);
+    yuv_clip_free(&emu);
+    motion_engine_cpu.destroy(&me);
+    motion_fields_free(&f);
+    frame_free(&fr[0]);
+    frame_free(&fr[1]);
+    return checked;
+}
+
+int main(int argc, char **argv)
+{
+    const char *y4m = getenv("OMCTI_TEST_Y4M");
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--y4m") && i + 1 < argc)
+            y4m = argv[++i];
+    TestState ts = { 0, 0 };
+    long pictures = 0;
+    static const int sizes[][2] = { { 64, 48 }, { 77, 53 }, { 176, 144 }, { 33, 17 }, { 9, 7 } };
+    static const char *const names[3] = { "motion", "noise", "ties" };
+    for (size_t s = 0; s < ARRAY_LEN(sizes); s++)
+        for (int content = 0; content < 3; content++) {
+            YuvClip clip;
+            if (yuv_clip_make(&clip, sizes[s][0], sizes[s][1], 3, content,
+                              0x777u + (uint32_t)s * 13u) < 0) {
+                CHECK(&ts, 0, "out of memory");
+                yuv_clip_free(&clip);
+                continue;
+            }
+            for (int b = 8; b <= 32; b *= 2)
+                for (int search = 0; search < 2; search++)
+                    pictures += run_clip(&ts, names[content], &clip, b, b == 16 ? 16 : 7,
+                                         (OmctiSearch)search, 2);
+            yuv_clip_free(&clip);
+        }
+    if (y4m) {
+        YuvClip clip;
+        const int n = yuv_clip_read(&clip, y4m, 3, 0);
+        CHECK(&ts, n >= 2, "cannot read 2 pictures of %s", y4m);
+        if (n >= 2)
+            for (int b = 8; b <= 32; b *= 2)
+                pictures += run_clip(&ts, "y4m", &clip, b, 16, OMCTI_SEARCH_FULL, 1);
+        yuv_clip_free(&clip);
+    }
+    printf("%ld pictures compared\n", pictures);
+    return test_finish(&ts, "cuda-mc-emul");
+}

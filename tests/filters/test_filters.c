@@ -1,0 +1,236 @@
+/* Unit tests of the interpolation filters on synthetic pictures. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "omcti.h"
+#include "filters/mc.h"
+#include "tests/check.h"
+
+typedef struct Buf {
+    OmctiPicture pic;
+    uint8_t *mem;
+} Buf;
+
+static void buf_alloc(Buf *b, int w, int h)
+{
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    b->mem = calloc((size_t)w * h + 2 * (size_t)cw * ch, 1);
+    b->pic = (OmctiPicture){ .data = { b->mem, b->mem + w * h, b->mem + w * h + cw * ch },
+                             .stride = { w, cw, cw }, .width = w, .height = h };
+}
+
+/* Deterministic texture on an infinite plane: a hash of the coordinates,
+ * smoothed a little so that it looks like an image and not only noise. */
+static uint8_t texture(int x, int y, int plane)
+{
+    uint32_t s = 0;
+    for (int dy = 0; dy < 2; dy++)
+        for (int dx = 0; dx < 2; dx++) {
+            uint32_t v = (uint32_t)(x + dx) * 73856093u ^ (uint32_t)(y + dy) * 19349663u ^
+                         (uint32_t)plane * 83492791u;
+            v ^= v >> 13;
+            v *= 0x5bd1e995u;
+            v ^= v >> 15;
+            s += v & 255;
+        }
+    return (uint8_t)(s / 4);
+}
+
+/* Picture = texture shifted by (ox, oy) luma pixels (chroma by half). */
+static void fill(Buf *b, int ox, int oy)
+{
+    const int w = b->pic.width, h = b->pic.height;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            b->pic.data[0][y * w + x] = texture(x - ox, y - oy, 0);
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    for (int p = 1; p < 3; p++)
+        for (int y = 0; y < ch; y++)
+            for (int x = 0; x < cw; x++)
+                b->pic.data[p][y * cw + x] = texture(x - ox / 2, y - oy / 2, p);
+}
+
+static int planes_equal(const OmctiPicture *a, const OmctiPicture *b, int margin, int *maxdiff)
+{
+    int md = 0;
+    if (2 * margin >= a->width || 2 * margin >= a->height) return -1; /* nothing to compare */
+    for (int p = 0; p < 3; p++) {
+        const int w = p ? (a->width + 1) / 2 : a->width, h = p ? (a->height + 1) / 2 : a->height;
+        const int m = p ? margin / 2 : margin;
+        for (int y = m; y < h - m; y++)
+            for (int x = m; x < w - m; x++) {
+                int d = abs(a->data[p][y * a->stride[p] + x] - b->data[p][y * b->stride[p] + x]);
+                if (d > md) md = d;
+            }
+    }
+    if (maxdiff) *maxdiff = md;
+    return md == 0 ? 1 : 0;
+}
+
+static void test_masks(TestState *ts)
+{
+    static const McMask types[] = { MC_MASK_RAISED_COSINE, MC_MASK_H263 };
+    for (int t = 0; t < 2; t++)
+        for (int b = 4; b <= 32; b *= 2) {
+            int bad_sum = 0, bad_own = 0;
+            for (int y = 0; y < b; y++)
+                for (int x = 0; x < b; x++) {
+                    int w[3];
+                    mc_mask_weights(types[t], b, x, y, w);
+                    if (w[0] + w[1] + w[2] != 256 || w[1] < 0 || w[2] < 0) bad_sum++;
+                    if (!(w[0] > w[1] && w[0] > w[2])) bad_own++;
+                }
+            CHECK(ts, bad_sum == 0, "mask %d block %d: %d pixels do not sum to one", t, b, bad_sum);
+            CHECK(ts, bad_own == 0, "mask %d block %d: own weight not highest at %d pixels", t, b,
+                  bad_own);
+        }
+}
+
+/* A global translation by an even vector: the middle picture is the texture
+ * shifted by half of it, exactly; omcti and mcti must rebuild it bit for bit
+ * away from the borders, repeat and blend must not. */
+static void test_translation(TestState *ts, OmctiMethod m, int block, int expect_exact)
+{
+    /* multiples of 4, so that the half-way chroma shift is whole too */
+    const int w = 256, h = 224, vx = 8, vy = -4;
+    Buf a, b, mid, out;
+    buf_alloc(&a, w, h);
+    buf_alloc(&b, w, h);
+    buf_alloc(&mid, w, h);
+    buf_alloc(&out, w, h);
+    fill(&a, 0, 0);
+    fill(&b, vx, vy);
+    fill(&mid, vx / 2, vy / 2);
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.method = m;
+    s.engine = "cpu";
+    s.block = block;
+    s.threads = 2;
+    char err[256];
+    OmctiContext *c = NULL;
+    int ret = omcti_open(&c, &s, w, h, err, sizeof err);
+    CHECK(ts, ret == 0, "open: %s", err);
+    if (ret) return;
+    omcti_send_picture(c, &a.pic);
+    omcti_send_picture(c, &b.pic);
+    CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
+    int md;
+    const int exact = planes_equal(&mid.pic, &out.pic, 2 * block + 8, &md);
+    CHECK(ts, exact >= 0, "picture too small for the margin");
+    if (expect_exact)
+        CHECK(ts, exact == 1, "%s block %d: translation not exact (max diff %d)",
+              omcti_method_name(m), block, md);
+    else
+        CHECK(ts, exact == 0, "%s: unexpectedly exact on a translation", omcti_method_name(m));
+    /* t = 0 and t = 1 are the originals, bit for bit */
+    CHECK(ts, omcti_interpolate(c, 0, 3, &out.pic) == 0 && planes_equal(&a.pic, &out.pic, 0, NULL),
+          "%s: t=0 is not prev", omcti_method_name(m));
+    CHECK(ts, omcti_interpolate(c, 3, 3, &out.pic) == 0 && planes_equal(&b.pic, &out.pic, 0, NULL),
+          "%s: t=1 is not next", omcti_method_name(m));
+    CHECK(ts, !omcti_pair_is_cut(c), "%s: a translation judged a cut", omcti_method_name(m));
+    omcti_close(&c);
+    free(a.mem); free(b.mem); free(mid.mem); free(out.mem);
+}
+
+/* Odd sizes, every phase, vectors pointing far outside: must not read
+ * outside the planes (run under ASan/valgrind) and must be deterministic
+ * across thread counts. */
+static void test_odd_sizes(TestState *ts, OmctiMethod m)
+{
+    const int w = 67, h = 45;
+    Buf a, b, o1, o2;
+    buf_alloc(&a, w, h);
+    buf_alloc(&b, w, h);
+    buf_alloc(&o1, w, h);
+    buf_alloc(&o2, w, h);
+    fill(&a, 0, 0);
+    fill(&b, 15, 13); /* near the search range */
+    Buf *outs[2] = { &o1, &o2 };
+    for (int th = 1; th <= 2; th++) {
+        OmctiSettings s;
+        omcti_default_settings(&s);
+        s.method = m;
+        s.engine = "cpu";
+        s.threads = th;
+        char err[256];
+        OmctiContext *c = NULL;
+        if (omcti_open(&c, &s, w, h, err, sizeof err)) {
+            CHECK(ts, 0, "open %dx%d: %s", w, h, err);
+            return;
+        }
+        omcti_send_picture(c, &a.pic);
+        omcti_send_picture(c, &b.pic);
+        for (int n = 1; n < 5; n++)
+            CHECK(ts, omcti_interpolate(c, n, 5, &outs[th - 1]->pic) == 0, "phase %d/5", n);
+        omcti_close(&c);
+    }
+    CHECK(ts, planes_equal(&o1.pic, &o2.pic, 0, NULL), "%s: 1 and 2 threads differ",
+          omcti_method_name(m));
+    free(a.mem); free(b.mem); free(o1.mem); free(o2.mem);
+}
+
+/* A sequence of small pans, then an unrelated picture: the last pair is a
+ * scene cut (and the nearer original is held); with --scd none it is not. */
+static void test_scene_cut(TestState *ts, OmctiSceneCut scd)
+{
+    const int w = 128, h = 96;
+    Buf p, out;
+    buf_alloc(&p, w, h);
+    buf_alloc(&out, w, h);
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.engine = "cpu";
+    s.scd = scd;
+    char err[256];
+    OmctiContext *c = NULL;
+    if (omcti_open(&c, &s, w, h, err, sizeof err)) {
+        CHECK(ts, 0, "open: %s", err);
+        return;
+    }
+    int cuts = 0;
+    for (int i = 0; i < 6; i++) {
+        fill(&p, 2 * i, i);
+        omcti_send_picture(c, &p.pic);
+        cuts += omcti_pair_is_cut(c);
+    }
+    CHECK(ts, cuts == 0, "cuts during a pan: %d", cuts);
+    /* an unrelated picture: the texture hashed with other coordinates */
+    Buf q;
+    buf_alloc(&q, w, h);
+    fill(&q, 5000, 7000);
+    omcti_send_picture(c, &q.pic);
+    if (scd == OMCTI_SCD_AUTO) {
+        CHECK(ts, omcti_pair_is_cut(c), "the cut was not detected");
+        omcti_interpolate(c, 1, 3, &out.pic);
+        CHECK(ts, planes_equal(&p.pic, &out.pic, 0, NULL), "cut: t=1/3 does not hold prev");
+        omcti_interpolate(c, 2, 3, &out.pic);
+        CHECK(ts, planes_equal(&q.pic, &out.pic, 0, NULL), "cut: t=2/3 does not hold next");
+    } else {
+        CHECK(ts, !omcti_pair_is_cut(c), "--scd none reported a cut");
+    }
+    OmctiStats st;
+    omcti_get_stats(c, &st);
+    CHECK(ts, st.scene_cuts == (scd == OMCTI_SCD_AUTO), "stats count %llu cuts",
+          (unsigned long long)st.scene_cuts);
+    omcti_close(&c);
+    free(p.mem); free(q.mem); free(out.mem);
+}
+
+int main(void)
+{
+    TestState ts = {0};
+    test_masks(&ts);
+    for (int b = 8; b <= 32; b *= 2) {
+        test_translation(&ts, OMCTI_METHOD_OMCTI, b, 1);
+        test_translation(&ts, OMCTI_METHOD_MCTI, b, 1);
+    }
+    test_translation(&ts, OMCTI_METHOD_REPEAT, 16, 0);
+    test_translation(&ts, OMCTI_METHOD_BLEND, 16, 0);
+    test_odd_sizes(&ts, OMCTI_METHOD_OMCTI);
+    test_odd_sizes(&ts, OMCTI_METHOD_MCTI);
+    test_scene_cut(&ts, OMCTI_SCD_AUTO);
+    test_scene_cut(&ts, OMCTI_SCD_NONE);
+    return test_finish(&ts, "test_filters");
+}

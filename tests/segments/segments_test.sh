@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# `omcti --segment I/N` + `omcti join` give the single run's frames bit for
+# bit; --workers N (the --devices code path on the CPU) too; errors are one
+# line and leave nothing under the output name.
+# usage: segments_test.sh OMCTI Y4MTOOL HAVE_FFMPEG SAMPLES_DIR
+set -u
+OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3 SAMPLES=${4:-}
+T=$(mktemp -d /tmp/omcti-seg-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect() { if eval "$2"; then ok; else bad "$1 ($2)"; fi; }
+one_line_error() {   # NAME NEEDLE: $T/err is one line "omcti: ...NEEDLE..."
+    [ "$(grep -c . "$T/err")" -eq 1 ] && grep -q "^omcti: .*$2" "$T/err" && ok ||
+        bad "$1: stderr '$(cat "$T/err")' is not one line with '$2'"
+}
+# Fewer frames under the sanitizers (several times slower). One thread per
+# run: results do not depend on it, and on a loaded 2-core machine two
+# OpenMP threads per short run cost more than they give.
+F=48; [ -n "${OMCTI_SANITIZED:-}" ] && F=30
+
+# segments IN EXT N OPTS...: converts the N segments of IN and joins them
+# into $T/joined.EXT; 0 when every step succeeded.
+segments() {
+    local in=$1 ext=$2 n=$3; shift 3
+    local pieces=() i
+    for ((i = 0; i < n; i++)); do
+        "$OMCTI" -q -y -i "$in" -o "$T/p$i.$ext" --segment "$i/$n" --threads 1 "$@" 2>"$T/err" ||
+            { cat "$T/err" >&2; return 1; }
+        pieces+=("$T/p$i.$ext")
+    done
+    "$OMCTI" join -q -y -o "$T/joined.$ext" "${pieces[@]}" 2>"$T/err" || { cat "$T/err" >&2; return 1; }
+    rm -f "${pieces[@]}" "$T"/p*.sum
+}
+
+# --- y4m (both builds): the joined file equals the single run's, byte for byte
+"$Y4M" gen 176 144 $F > "$T/in.y4m"
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/whole.y4m" --threads 2
+for n in 1 2 3 7; do
+    expect "y4m N=$n runs" "segments '$T/in.y4m' y4m $n"
+    expect "y4m N=$n bit-exact" "cmp -s '$T/whole.y4m' '$T/joined.y4m'"
+done
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/whole60.y4m" --fps 60 --frames 31
+expect "y4m --fps 60 --frames 31, N=3" "segments '$T/in.y4m' y4m 3 --fps 60 --frames 31 && cmp -s '$T/whole60.y4m' '$T/joined.y4m'"
+
+# the checksum file beside a piece
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/s1.y4m" --segment 1/3
+expect "piece checksum written" "grep -q '^fnv1a64 ' '$T/s1.y4m.sum' && grep -q 'segment=1/3' '$T/s1.y4m.sum'"
+
+# --workers: the in-process path of --devices, with CPU workers
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/w3.y4m" --workers 3 2>"$T/err"
+expect "--workers 3 runs" "[ $? -eq 0 ]"
+expect "--workers 3 bit-exact" "cmp -s '$T/whole.y4m' '$T/w3.y4m'"
+expect "--workers leaves no parts" "[ -z \"\$(ls -A '$T' | grep omcti-parts)\" ]"
+
+# --devices: rejected for the CPU engine; no GPU -> one clear line; with
+# GPUs the result is the CPU's, bit for bit (the determinism contract).
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/d.y4m" --engine cpu --devices 0,1 2>"$T/err"
+expect "--devices with cpu: usage error" "[ $? -eq 2 ]"
+one_line_error "--devices with cpu" "needs --engine cuda"
+if "$OMCTI" -q -i "$T/in.y4m" -o "$T/d.y4m" --engine cuda --devices all 2>"$T/err"; then
+    expect "--devices all (GPU) bit-exact" "cmp -s '$T/whole.y4m' '$T/d.y4m'"
+else
+    one_line_error "--devices all without a GPU" "CUDA"
+    expect "--devices: no output" "[ ! -e '$T/d.y4m' ]"
+fi
+
+# errors: a failing segment leaves neither piece nor checksum
+OMCTI_TEST_FAIL_SEGMENT=1 "$OMCTI" -q -i "$T/in.y4m" -o "$T/f1.y4m" --segment 1/3 2>"$T/err"
+expect "failing segment exits 1" "[ $? -eq 1 ]"
+one_line_error "failing segment" "segment 1/3 fails on purpose"
+expect "failing segment: no piece" "[ -z \"\$(ls -A '$T' | grep f1)\" ]"
+"$Y4M" gen 64 48 5 > "$T/short.y4m"
+"$OMCTI" -q -i "$T/short.y4m" -o "$T/x.y4m" --segment 0/9 --fps 10 2>"$T/err"
+expect "too many segments" "[ $? -ne 0 ]"
+one_line_error "too many segments" "use at most"
+"$Y4M" gen 64 48 6 > "$T/other.y4m"
+"$OMCTI" -q -i "$T/other.y4m" -o "$T/o.y4m" --segment 0/2
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/i.y4m" --segment 1/2
+"$OMCTI" join -o "$T/mix.y4m" "$T/o.y4m" "$T/i.y4m" 2>"$T/err"
+expect "join of different pieces fails" "[ $? -eq 1 ]"
+one_line_error "join mismatch" "cannot follow"
+expect "failed join leaves nothing" "[ -z \"\$(ls -A '$T' | grep mix)\" ]"
+"$OMCTI" join -o "$T/o.y4m" "$T/o.y4m" 2>"$T/err"
+expect "join over a piece refused" "[ $? -ne 0 ]"
+one_line_error "join over a piece" "also an input"
+"$OMCTI" join -o "$T/whole.y4m" "$T/o.y4m" 2>"$T/err"
+one_line_error "join over an existing file" "already exists"
+
+if [ "$HAVE_FFMPEG" != 1 ]; then
+    echo "segments: FFmpeg checks skipped (built without FFmpeg)"
+else
+    frames() { ffmpeg -v error -i "$1" -f framemd5 - | grep -v '^#' | awk -F, '{print $2, $6}'; }
+    # exact: lossless FFV1, compared frame by frame (timestamp and hash)
+    check_file() {   # NAME IN OPTS...
+        local name=$1 in=$2; shift 2
+        "$OMCTI" -q -y -i "$in" -o "$T/whole.mkv" --lossless --threads 1 "$@" || { bad "$name: single run"; return; }
+        frames "$T/whole.mkv" > "$T/whole.md5"
+        for n in 3 7; do
+            if segments "$in" mkv $n --lossless "$@"; then
+                frames "$T/joined.mkv" > "$T/joined.md5"
+                expect "$name N=$n: same frames ($(wc -l < "$T/whole.md5"))" "cmp -s '$T/whole.md5' '$T/joined.md5'"
+            else
+                bad "$name N=$n: segments failed"
+            fi
+        done
+    }
+    # A long GOP with B-frames: every segment seeks to the key frame before
+    # its overlap and decodes forward; at 80 frames the last segments of
+    # N=7 start past the second key frame (50). QCIF keeps it quick.
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=176x144:rate=25 -frames:v 80 \
+        -c:v libx264 -g 50 -bf 3 -pix_fmt yuv420p "$T/h264.mp4"
+    check_file "H.264 -g 50 -bf 3" "$T/h264.mp4"
+    if [ -f "$SAMPLES/foreman_cif.mkv" ]; then
+        check_file "foreman_cif" "$SAMPLES/foreman_cif.mkv" --frames $F
+    else
+        echo "segments: $SAMPLES/foreman_cif.mkv not found; the sample checks are skipped"
+    fi
+    # lossy pieces with B-frames (x264 mp4) join by stream copy, with audio
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=320x240:rate=24 -f lavfi -i sine=f=440 \
+        -t 2 -c:v libx264 -g 24 -bf 3 -pix_fmt yuv420p -c:a aac -shortest "$T/av.mp4"
+    for i in 0 1 2; do "$OMCTI" -q -i "$T/av.mp4" -o "$T/q$i.mp4" --segment $i/3; done
+    "$OMCTI" join -q -o "$T/j.mp4" --audio-from "$T/av.mp4" "$T"/q{0,1,2}.mp4 2>"$T/err"
+    expect "mp4 join runs" "[ $? -eq 0 ]"
+    expect "mp4 join: 96 frames" "[ \"\$(ffprobe -v error -count_frames -select_streams v -show_entries stream=nb_read_frames -of csv=p=0 '$T/j.mp4')\" = 96 ]"
+    expect "mp4 join: audio copied" "ffprobe -v error -select_streams a -show_entries stream=codec_name -of csv=p=0 '$T/j.mp4' | grep -q aac"
+    expect "mp4 join decodes cleanly" "[ -z \"\$(ffmpeg -v error -i '$T/j.mp4' -f null - 2>&1)\" ]"
+fi
+
+echo "segments: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# `omcti farm` on a real one-node Slurm cluster (cluster.sh): the farmed
+# output has the single run's frames; a failing segment (the test hook
+# OMCTI_TEST_FAIL_SEGMENT, docs/cli.md) leaves no output and a one-line error
+# naming it and its log; the rerun converts only that segment; a damaged
+# piece is found by its checksum, not by its existence.
+# usage: farm_test.sh OMCTI Y4MTOOL HAVE_FFMPEG CLUSTER_SH
+set -u
+OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3 CLUSTER=$4
+if ! command -v sbatch >/dev/null; then
+    echo "slurm-farm: Slurm is not installed (apt-get install slurmctld slurmd slurm-client munge); skipped"
+    exit 77
+fi
+started=0
+if ! "$CLUSTER" status >/dev/null 2>&1; then
+    "$CLUSTER" start; rc=$?
+    [ $rc -eq 77 ] && { echo "slurm-farm: cannot start a local cluster; skipped"; exit 77; }
+    [ $rc -ne 0 ] && { echo "FAIL: cluster.sh start: exit $rc"; exit 1; }
+    started=1
+fi
+eval "$("$CLUSTER" env)"
+T=$(mktemp -d /tmp/omcti-farm-XXXXXX)
+cleanup() { rm -rf "$T"; [ $started = 1 ] && "$CLUSTER" stop >/dev/null; }
+trap cleanup EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+expect() { if eval "$2"; then ok; else bad "$1 ($2)"; fi; }
+
+F=40; [ -n "${OMCTI_SANITIZED:-}" ] && F=24
+if [ "$HAVE_FFMPEG" = 1 ]; then
+    IN=$T/in.mp4 EXT=mkv OPTS=(--lossless)
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=352x288:rate=25 -frames:v $F -c:v libx264 \
+        -g 50 -bf 3 -pix_fmt yuv420p "$IN"
+    frames() { ffmpeg -v error -i "$1" -f framemd5 - | grep -v '^#' | awk -F, '{print $2, $6}'; }
+else
+    IN=$T/in.y4m EXT=y4m OPTS=()
+    "$Y4M" gen 176 144 $F > "$IN"
+    frames() { cat "$1"; }
+fi
+same() { cmp -s <(frames "$1") <(frames "$2"); }
+"$OMCTI" -q -i "$IN" -o "$T/whole.$EXT" "${OPTS[@]}"
+FARM=("$OMCTI" farm -i "$IN" --segments 4 --wait --poll 0.2 --threads 1 "${OPTS[@]}")
+
+# 1. four segments through Slurm = the single run
+"${FARM[@]}" -o "$T/out.$EXT" --workdir "$T/w1" >"$T/out" 2>"$T/err"
+expect "farm exits 0" "[ $? -eq 0 ] || { cat '$T/err' >&2; false; }"
+expect "farm prints the job ids" "grep -q 'submitted as job array [0-9]*; join as job [0-9]*' '$T/out'"
+expect "farm reports progress" "grep -q 'segments done 4 / 4' '$T/err'"
+expect "farmed frames = single run" "same '$T/whole.$EXT' '$T/out.$EXT'"
+
+# 2. segment 2 fails: no output, one line naming segment 2 and its log
+OMCTI_TEST_FAIL_SEGMENT=2 "${FARM[@]}" -q -o "$T/f.$EXT" --workdir "$T/w2" >"$T/out" 2>"$T/err"
+expect "failed farm exits 1" "[ $? -eq 1 ]"
+expect "one error line" "[ \$(grep -c . '$T/err') -eq 1 ]"
+expect "names segment 2 and its log" "grep -q '^omcti: farm: segment 2 of 4 failed.*fails on purpose.*log: .*/seg-2.log' '$T/err'"
+expect "no output after a failed segment" "[ -z \"\$(ls -A '$T' | grep '^\\.\\?f\\.')\" ]"
+stat -c '%n %i %Y' "$T"/w2/piece-000{0,1,3}.$EXT > "$T/before" 2>/dev/null
+
+# 3. the rerun converts only segment 2
+"${FARM[@]}" -o "$T/f.$EXT" --workdir "$T/w2" >"$T/out" 2>"$T/err"
+expect "rerun exits 0" "[ $? -eq 0 ] || { cat '$T/err' >&2; false; }"
+expect "rerun submits only segment 2" "grep -q 'segments 2 of 4 submitted' '$T/out' && grep -q '3 of 4 segments are done already' '$T/out'"
+expect "other pieces untouched" "stat -c '%n %i %Y' '$T'/w2/piece-000{0,1,3}.$EXT | cmp -s - '$T/before'"
+expect "rerun frames = single run" "same '$T/whole.$EXT' '$T/f.$EXT'"
+
+# 4. a damaged piece (same size, one byte changed) is redone: checksums, not existence
+size=$(stat -c %s "$T/w2/piece-0001.$EXT")
+printf '\x55' | dd of="$T/w2/piece-0001.$EXT" bs=1 seek=$((size - 100)) conv=notrunc status=none
+"${FARM[@]}" -y -o "$T/f.$EXT" --workdir "$T/w2" >"$T/out" 2>"$T/err"
+expect "damaged piece redone" "grep -q 'segments 1 of 4 submitted' '$T/out'"
+expect "after repair frames = single run" "same '$T/whole.$EXT' '$T/f.$EXT'"
+
+echo "slurm-farm: $pass passed, $fail failed"
+[ $fail -eq 0 ]
