@@ -137,8 +137,9 @@ const char *omcti_last_error(const OmctiContext *ctx);
 
 void omcti_close(OmctiContext **ctx);
 
-/* Whether an engine of that name can run here ("cpu", "cuda"): 1 yes, 0 no;
- * why not goes to err. */
+/* Whether an engine of that name can run here ("cpu", "cuda"): the number
+ * of its devices (CUDA GPUs; 1 for cpu), 0 when it cannot; why not goes to
+ * err. */
 int omcti_engine_available(const char *name, char *err, size_t errlen);
 
 #ifdef __cplusplus

@@ -68,6 +68,12 @@ static int cuda_available(char *err, size_t errlen)
     return 1;
 }
 
+static int cuda_devices(void)
+{
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess ? n : 0;
+}
+
 static void cuda_destroy(MotionEngine **pe)
 {
     MotionEngine *e = pe ? *pe : NULL;
@@ -546,6 +552,7 @@ unsigned long cuda_engine_direct_uploads(const MotionEngine *e)
 const MotionEngineVTable motion_engine_cuda = {
     .name = "cuda",
     .available = cuda_available,
+    .devices = cuda_devices,
     .create = cuda_create,
     .estimate = cuda_estimate,
     .destroy = cuda_destroy,

@@ -286,5 +286,7 @@ void omcti_close(OmctiContext **pc)
 
 int omcti_engine_available(const char *name, char *err, size_t errlen)
 {
-    return motion_engine_find(name, err, errlen) != NULL;
+    const MotionEngineVTable *e = motion_engine_find(name, err, errlen);
+    if (!e) return 0;
+    return e->devices ? e->devices() : 1;
 }

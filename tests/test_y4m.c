@@ -180,6 +180,92 @@ static void test_output_rules(TestState *ts)
     unlink(out);
 }
 
+static int files_equal(const char *a, const char *b)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb;
+    while (same) {
+        int ca = fgetc(fa), cb = fgetc(fb);
+        same = ca == cb;
+        if (ca == EOF) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+/* The workers' shared output: frames written by two views, out of order
+ * and one of them from padded rows, make exactly the sequential file. */
+static void test_slots(TestState *ts, int w, int h)
+{
+    char seq[512], par[512], err[512] = "";
+    path_in(seq, sizeof seq, "seq.y4m");
+    path_in(par, sizeof par, "par.y4m");
+    VideoInfo info = { .width = w, .height = h, .fps = { 60, 1 }, .sar = { 1, 1 }, .interlace = 'p' };
+    WriterOptions wo = { .crf = -1, .overwrite = 1 };
+    const int n = 5, pad = 3;
+    uint8_t *buf = malloc((size_t)(w + pad) * h * 3);
+    OmctiPicture pic;
+    VideoWriter *wr = NULL;
+    CHECK(ts, video_writer_open(&wr, seq, &info, &wo, err, sizeof err) == 0, "%s", err);
+    for (int k = 0; k < n && wr; k++) {
+        fill(&pic, buf, w, h, k);
+        CHECK(ts, video_writer_write(wr, &pic, err, sizeof err) == 0, "%s", err);
+    }
+    CHECK(ts, wr && video_writer_finish(wr, err, sizeof err) == 0, "%s", err);
+    video_writer_close(&wr);
+
+    Y4mSlots *sl = NULL;
+    VideoWriter *v[2] = { NULL, NULL };
+    CHECK(ts, y4m_slots_open(&sl, par, &info, n, &wo, err, sizeof err) == 0, "%s", err);
+    if (!sl) { free(buf); return; }
+    CHECK(ts, y4m_slots_writer(sl, 0, 2, &v[0], err, sizeof err) == 0, "%s", err);
+    CHECK(ts, y4m_slots_writer(sl, 2, 3, &v[1], err, sizeof err) == 0, "%s", err);
+    CHECK(ts, y4m_slots_writer(sl, 4, 2, &wr, err, sizeof err) < 0, "a view past the end");
+    const int order[5] = { 2, 0, 3, 1, 4 };   /* frame k: view k < 2 ? 0 : 1 */
+    for (int i = 0; i < n && v[0] && v[1]; i++) {
+        const int k = order[i];
+        fill(&pic, buf, w, h, k);
+        OmctiPicture padded = pic;
+        if (k == 3) {   /* the same picture with rows of w + pad bytes */
+            uint8_t *pb = malloc((size_t)(w + pad) * h * 3), *d = pb;
+            for (int p = 0; p < 3; p++) {
+                const int pw = p ? (w + 1) / 2 : w, ph = p ? (h + 1) / 2 : h;
+                padded.data[p] = d;
+                padded.stride[p] = pw + pad;
+                for (int y = 0; y < ph; y++, d += pw + pad)
+                    memcpy(d, pic.data[p] + y * pic.stride[p], (size_t)pw);
+            }
+            CHECK(ts, video_writer_write(v[1], &padded, err, sizeof err) == 0, "%s", err);
+            free(pb);
+            continue;
+        }
+        CHECK(ts, video_writer_write(v[k < 2 ? 0 : 1], &pic, err, sizeof err) == 0, "%s", err);
+    }
+    CHECK(ts, access(par, F_OK) != 0, "nothing under the final name before finish");
+    for (int i = 0; i < 2; i++) {
+        CHECK(ts, v[i] && video_writer_finish(v[i], err, sizeof err) == 0, "%s", err);
+        video_writer_close(&v[i]);
+    }
+    CHECK(ts, y4m_slots_finish(&sl, err, sizeof err) == 0, "%s", err);
+    CHECK(ts, files_equal(seq, par), "slots %dx%d: the file equals the sequential one", w, h);
+
+    /* A view that falls short fails its finish; abort leaves no file. */
+    CHECK(ts, y4m_slots_open(&sl, par, &info, n, &wo, err, sizeof err) == 0, "%s", err);
+    CHECK(ts, y4m_slots_writer(sl, 0, n, &v[0], err, sizeof err) == 0, "%s", err);
+    fill(&pic, buf, w, h, 0);
+    CHECK(ts, v[0] && video_writer_write(v[0], &pic, err, sizeof err) == 0, "%s", err);
+    CHECK(ts, v[0] && video_writer_finish(v[0], err, sizeof err) < 0 && strstr(err, "short"),
+          "a short view: '%s'", err);
+    video_writer_close(&v[0]);
+    unlink(par);
+    y4m_slots_abort(&sl);
+    CHECK(ts, count_files() == 1, "abort leaves only the sequential file (%d files)",
+          count_files());
+    unlink(seq);
+    free(buf);
+}
+
 int main(void)
 {
     TestState ts = { 0, 0 };
@@ -191,6 +277,8 @@ int main(void)
     test_bad_inputs(&ts);
     test_conversions(&ts);
     test_output_rules(&ts);
+    test_slots(&ts, 64, 48);
+    test_slots(&ts, 17, 9);
     rmdir(dir);
     return test_finish(&ts, "y4m");
 }

@@ -9,10 +9,12 @@
  * (segment.h), which are then bit for bit those of the whole run. */
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "omcti.h"
@@ -25,6 +27,15 @@
 #include "src/io/async.h"
 #include "src/io/io.h"
 
+/* What the workers of one run share: output frames done (for the one
+ * progress line) and how many workers have finished. */
+typedef struct WorkerBoard {
+    atomic_llong frames;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int finished;
+} WorkerBoard;
+
 typedef struct Converter {
     const CliOptions *opt;
     OmctiSettings settings;    /* opt->settings with this worker's device   */
@@ -32,6 +43,9 @@ typedef struct Converter {
     int overwrite, quiet;
     int copy_audio;            /* stream-copy the input's audio              */
     const FrameIndex *ix;      /* NULL: the whole input, no seeking          */
+    Y4mSlots *slots;           /* workers: the shared y4m output, and where  */
+    int64_t slot_first;        /* this worker's first frame goes in it      */
+    WorkerBoard *board;        /* workers: shared progress, or NULL         */
     SegmentRange range;        /* with ix: what to read and write            */
     int64_t fail_at;           /* test hook: fail before this output frame   */
     VideoReader *in;
@@ -102,6 +116,9 @@ static int emit(Converter *c, const TimelinePoint *p)
 
 static int open_output(Converter *c, const Timeline *tl)
 {
+    if (c->slots)
+        return y4m_slots_writer(c->slots, c->slot_first, c->range.out_end - c->range.out_first,
+                                &c->out, c->err, sizeof c->err);
     const VideoInfo *in_info = video_reader_info(c->in);
     VideoInfo info = *in_info;
     info.fps = tl->out_fps;
@@ -196,6 +213,7 @@ static int run(Converter *c)
             break;                                  /* past the input's end */
         if ((ret = emit(c, &p)) < 0) return ret;
         progress_update(&prog, i - first + 1);
+        if (c->board) atomic_fetch_add_explicit(&c->board->frames, 1, memory_order_relaxed);
     }
     if (c->ix && i < c->range.out_end)
         return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
@@ -240,7 +258,32 @@ static void *worker_main(void *arg)
 {
     Converter *c = arg;
     c->status = convert_one(c);
+    pthread_mutex_lock(&c->board->lock);
+    c->board->finished++;
+    pthread_cond_signal(&c->board->cond);
+    pthread_mutex_unlock(&c->board->lock);
     return NULL;
+}
+
+/* Shows the workers' progress until `started` of them have finished. */
+static void follow_workers(WorkerBoard *b, int started, int quiet, int64_t total)
+{
+    Progress prog;
+    progress_init(&prog, quiet, total);
+    pthread_mutex_lock(&b->lock);
+    while (b->finished < started) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += 250000000;
+        if (t.tv_nsec >= 1000000000) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&b->cond, &b->lock, &t);
+        progress_update(&prog, atomic_load(&b->frames));
+    }
+    pthread_mutex_unlock(&b->lock);
+    progress_end(&prog, atomic_load(&b->frames));
 }
 
 /* ---- the parts of one run: segment, workers, devices ------------------- */
@@ -253,35 +296,29 @@ typedef struct Job {
     Timeline tl;
     SegmentRange range;        /* this process's share of the output         */
     int devices[64], n_workers;/* device per worker (cuda), or -1            */
-    int has_audio;             /* the input has an audio stream              */
+    VideoInfo info;            /* the input's                                */
     char err[1024];
 } Job;
 
-/* Which CUDA devices --devices names; fails where there is none. */
+/* Which CUDA devices --devices names; fails where there is none. Each
+ * worker opens its own device (in parallel: a CUDA context takes a while),
+ * and an error there names the device. */
 static int pick_devices(Job *j)
 {
     CliOptions *o = j->opt;
     char why[512] = "";
-    if (!omcti_engine_available("cuda", why, sizeof why))
+    const int count = omcti_engine_available("cuda", why, sizeof why);
+    if (count < 1)
         return set_error(j->err, sizeof j->err, OMCTI_ERR_ENGINE,
                          "--devices: no CUDA device can be used here (%s)", why);
-    int want = o->devices_all ? 64 : o->n_devices, n = 0;
-    for (int k = 0; k < want; k++) {
-        OmctiSettings s = o->settings;
-        s.device = o->devices_all ? k : o->devices[k];
-        OmctiContext *probe = NULL;
-        int ret = omcti_open(&probe, &s, 64, 64, why, sizeof why);
-        omcti_close(&probe);
-        if (ret < 0) {
-            if (o->devices_all) break;   /* past the last device */
-            return set_error(j->err, sizeof j->err, OMCTI_ERR_ENGINE, "--devices: device %d: %s",
-                             s.device, why);
-        }
-        j->devices[n++] = s.device;
+    const int n = o->devices_all ? min_i(count, 64) : o->n_devices;
+    for (int k = 0; k < n; k++) {
+        j->devices[k] = o->devices_all ? k : o->devices[k];
+        if (j->devices[k] >= count)
+            return set_error(j->err, sizeof j->err, OMCTI_ERR_ENGINE,
+                             "--devices: there is no CUDA device %d (this host has %d: 0 to %d)",
+                             j->devices[k], count, count - 1);
     }
-    if (!n)
-        return set_error(j->err, sizeof j->err, OMCTI_ERR_ENGINE,
-                         "--devices all: no CUDA device opens (%s)", why);
     j->n_workers = n;
     return 0;
 }
@@ -295,7 +332,7 @@ static int prepare_index(Job *j)
     int ret = video_reader_open(&r, o->input, j->err, sizeof j->err);
     if (ret < 0) return ret;
     const VideoInfo *info = video_reader_info(r);
-    j->has_audio = info->has_audio;
+    j->info = *info;
     if (timeline_init(&j->tl, info->fps, o->mode, o->factor, o->fps) < 0) {
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT,
                         "'%s': the frame rate %lld/%lld is unusable", o->input,
@@ -325,8 +362,17 @@ static void remove_parts(char (*parts)[PATH_MAX], int n, const char *dir)
     if (dir[0]) rmdir(dir);
 }
 
+/* Whether workers write the output in place (y4m_slots.c) rather than
+ * as parts to be joined: raw y4m files. Encoded outputs keep parts, which
+ * spreads the encoding over the workers; their join only copies packets. */
+static int output_in_place(const char *output)
+{
+    return strcmp(output, "-") && io_path_is_y4m(output);
+}
+
 /* Converts j->range into output with n_workers threads, each its own
- * sub-range, context and device, then joins the parts in process. */
+ * sub-range, context and device: straight into the output's frames, or
+ * into parts joined in process afterwards. */
 static int run_workers(Job *j, const char *output, int copy_audio)
 {
     CliOptions *o = j->opt;
@@ -336,21 +382,34 @@ static int run_workers(Job *j, const char *output, int copy_audio)
     char (*parts)[PATH_MAX] = calloc((size_t)K, sizeof *parts);
     const char **names = calloc((size_t)K, sizeof *names);
     char dir[PATH_MAX] = "";
+    Y4mSlots *slots = NULL;
+    WorkerBoard board = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+    atomic_init(&board.frames, 0);
     int ret = 0, nparts = 0;
     if (!cs || !th || !parts || !names) {
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "out of memory");
         goto out;
     }
-    /* The parts live beside the output (same filesystem, cleaned up). */
     const char *slash = strrchr(output, '/');
     const char *base = slash ? slash + 1 : output;
     const char *dot = strrchr(base, '.');
-    snprintf(dir, sizeof dir, "%.*s.%s.omcti-parts-XXXXXX", (int)(base - output), output, base);
-    if (!mkdtemp(dir)) {
-        dir[0] = 0;
-        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_IO, "cannot write '%s': cannot create "
-                        "a folder for its parts", output);
-        goto out;
+    if (output_in_place(output)) {
+        VideoInfo info = j->info;
+        info.fps = j->tl.out_fps;
+        const WriterOptions wo = { .overwrite = o->overwrite, .input_path = o->input };
+        if ((ret = y4m_slots_open(&slots, output, &info, j->range.out_end - j->range.out_first,
+                                  &wo, j->err, sizeof j->err)) < 0)
+            goto out;
+    } else {
+        /* The parts live beside the output (same filesystem, cleaned up). */
+        snprintf(dir, sizeof dir, "%.*s.%s.omcti-parts-XXXXXX", (int)(base - output), output,
+                 base);
+        if (!mkdtemp(dir)) {
+            dir[0] = 0;
+            ret = set_error(j->err, sizeof j->err, OMCTI_ERR_IO, "cannot write '%s': cannot "
+                            "create a folder for its parts", output);
+            goto out;
+        }
     }
     int threads = o->settings.threads;
     if (threads <= 0) {
@@ -364,8 +423,13 @@ static int run_workers(Job *j, const char *output, int copy_audio)
         segment_split(&j->tl, j->n, &j->range, k, K, &r);
         if (r.out_first == r.out_end) continue;   /* too short to share */
         Converter *c = &cs[nparts];
-        snprintf(parts[nparts], PATH_MAX, "%s/part-%03d%s", dir, k, dot ? dot : ".mkv");
-        names[nparts] = parts[nparts];
+        if (slots) {
+            c->slots = slots;
+            c->slot_first = r.out_first - j->range.out_first;
+        } else {
+            snprintf(parts[nparts], PATH_MAX, "%s/part-%03d%s", dir, k, dot ? dot : ".mkv");
+            names[nparts] = parts[nparts];
+        }
         c->opt = o;
         c->settings = o->settings;
         c->settings.threads = per;
@@ -376,6 +440,7 @@ static int run_workers(Job *j, const char *output, int copy_audio)
         c->ix = &j->ix;
         c->range = r;
         c->fail_at = -1;
+        c->board = &board;
         nparts++;
     }
     for (; started < nparts; started++)
@@ -383,6 +448,7 @@ static int run_workers(Job *j, const char *output, int copy_audio)
             ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "cannot start a worker");
             break;
         }
+    follow_workers(&board, started, o->quiet, j->range.out_end - j->range.out_first);
     for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
     for (int k = 0; k < started && ret == 0; k++)
         if (cs[k].status < 0) {
@@ -393,16 +459,20 @@ static int run_workers(Job *j, const char *output, int copy_audio)
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_INTERRUPT,
                         "interrupted; the incomplete output was removed");
     if (ret == 0) {
-        int64_t frames = 0;
-        ret = io_join(output, names, nparts, copy_audio ? o->input : NULL, o->overwrite, o->quiet,
-                      &frames, j->err, sizeof j->err);
+        int64_t frames = j->range.out_end - j->range.out_first;
+        if (slots)
+            ret = y4m_slots_finish(&slots, j->err, sizeof j->err);
+        else
+            ret = io_join(output, names, nparts, copy_audio ? o->input : NULL, o->overwrite,
+                          o->quiet, &frames, j->err, sizeof j->err);
         if (ret == 0 && !o->quiet)
             fprintf(stderr, "omcti: %lld frames in, %lld out, %d workers (%s)\n",
                     (long long)(j->range.end - j->range.first), (long long)frames, nparts,
                     j->devices[0] >= 0 ? "one per CUDA device" : "CPU");
     }
 out:
-    if (parts) remove_parts(parts, nparts, dir);
+    y4m_slots_abort(&slots);
+    if (parts && !slots) remove_parts(parts, nparts, dir);
     free(cs);
     free(th);
     free(parts);
@@ -439,13 +509,12 @@ int cli_convert(int argc, char **argv)
     j->n_workers = opt.workers > 1 ? opt.workers : 1;
     if (devices) {
         if ((ret = pick_devices(j)) < 0) goto out;
-        if (j->n_workers == 1) {
-            if (!opt.quiet)
-                fprintf(stderr, "omcti: note: one CUDA device (%d): no split\n", j->devices[0]);
-            opt.settings.device = j->devices[0];
-        }
+        opt.settings.device = j->devices[0];
     }
-    if (!opt.seg_count && j->n_workers == 1) {
+    /* One device writing y4m in place takes the workers' path, so that one
+     * and several devices are the same code (and compare fairly). */
+    const int one_worker = j->n_workers == 1 && !(devices && output_in_place(opt.output));
+    if (!opt.seg_count && one_worker) {
         free(j);
         Converter c;
         memset(&c, 0, sizeof c);
@@ -471,9 +540,9 @@ int cli_convert(int argc, char **argv)
         segment_range(&j->tl, j->n, 0, 1, &j->range);
     }
     /* Pieces get no audio (the join adds it); a whole run's parts do. */
-    const int copy_audio = !opt.seg_count && j->has_audio && opt.mode != RATE_SLOWMO &&
+    const int copy_audio = !opt.seg_count && j->info.has_audio && opt.mode != RATE_SLOWMO &&
                            !io_path_is_y4m(opt.output);
-    if (!opt.seg_count && j->has_audio && opt.mode == RATE_SLOWMO && !opt.quiet)
+    if (!opt.seg_count && j->info.has_audio && opt.mode == RATE_SLOWMO && !opt.quiet)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
     char key[8192] = "";
     if (opt.seg_count) {
@@ -487,7 +556,7 @@ int cli_convert(int argc, char **argv)
     if (opt.seg_count && hook && *hook && atoi(hook) == opt.seg_index)
         fail_at = (j->range.out_first + j->range.out_end) / 2;
 
-    if (j->n_workers > 1 && fail_at < 0) {
+    if (!one_worker && fail_at < 0) {
         ret = run_workers(j, opt.output, copy_audio);
     } else {
         Converter *c = calloc(1, sizeof *c);

@@ -264,7 +264,7 @@ int video_writer_finish(VideoWriter *w, char *err, size_t errlen)
 {
     int ret = w->ops->finish(w, err, errlen);
     if (ret < 0) return ret;
-    if (!w->to_stdout && rename(w->tmp_path, w->path) < 0)
+    if (w->tmp_path && rename(w->tmp_path, w->path) < 0)
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", w->path,
                          strerror(errno));
     w->finished = 1;

@@ -115,6 +115,22 @@ int  ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
              const char *audio_from, int quiet, int64_t *frames_out, char *err, size_t errlen);
 #endif
 
+/* A y4m file that several threads fill at once, each its own frames, at
+ * their place (every y4m frame has the same size): the whole-run output of
+ * --workers / --devices without parts or a join (y4m_slots.c). Temporary
+ * file and rename, as video_writer_open; the checks of io_check_output. */
+typedef struct Y4mSlots Y4mSlots;
+int  y4m_slots_open(Y4mSlots **s, const char *path, const VideoInfo *info, int64_t frames,
+                    const WriterOptions *opt, char *err, size_t errlen);
+/* A writer (for one thread, e.g. behind an AsyncWriter) of frames first ..
+ * first + count - 1 in order; its finish checks that all came and renames
+ * nothing. Close it before y4m_slots_finish / _abort. */
+int  y4m_slots_writer(Y4mSlots *s, int64_t first, int64_t count, VideoWriter **w, char *err,
+                      size_t errlen);
+/* Every frame written: sized, closed and renamed into place. */
+int  y4m_slots_finish(Y4mSlots **s, char *err, size_t errlen);
+void y4m_slots_abort(Y4mSlots **s);
+
 /* Checks that path may be written: not a directory, not existing without
  * overwrite, not the file `other` (may be NULL). */
 int io_check_output(const char *path, const char *other, int overwrite, char *err,

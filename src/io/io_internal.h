@@ -2,7 +2,9 @@
 #ifndef OMCTI_IO_INTERNAL_H
 #define OMCTI_IO_INTERNAL_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/uio.h>
 
 #include "src/io/io.h"
 
@@ -63,5 +65,15 @@ int frame_index_identity(const char *path, int64_t *size, int64_t *mtime);
  * buffers); name is used in messages. */
 int y4m_reader_open_stream(VideoReader **r, FILE *f, int own_file, const char *name,
                            char *err, size_t errlen);
+
+/* The stream header omcti writes for info (8-bit 4:2:0), with its newline;
+ * returns its length (snprintf's). */
+int y4m_format_header(char *buf, size_t size, const VideoInfo *info);
+/* A y4m frame ("FRAME\n" and the three planes) as iovecs over pic's own
+ * memory: 4 when its rows are unpadded, else 0 (the caller packs). */
+int y4m_frame_iov(const OmctiPicture *pic, struct iovec iov[4]);
+/* Writes all of iov (modified) to fd: at offset (pwritev) or, offset < 0,
+ * where the file is (writev); retries short writes. 0 or -errno. */
+int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset);
 
 #endif

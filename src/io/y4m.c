@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,15 +309,70 @@ int y4m_reader_open(VideoReader **out, const char *path, char *err, size_t errle
 
 /* ---- writer ---- */
 
+int y4m_format_header(char *buf, size_t size, const VideoInfo *info)
+{
+    Rational sar = info->sar.num > 0 ? info->sar : (Rational){ 0, 0 };
+    return snprintf(buf, size, "YUV4MPEG2 W%d H%d F%lld:%lld I%c A%lld:%lld C420jpeg\n",
+                    info->width, info->height, (long long)info->fps.num,
+                    (long long)info->fps.den,
+                    info->interlace && info->interlace != '?' ? info->interlace : 'p',
+                    (long long)sar.num, (long long)sar.den);
+}
+
 typedef struct Y4mWriter {
     FILE *f;
     int own_file;
 } Y4mWriter;
 
+int y4m_frame_iov(const OmctiPicture *pic, struct iovec iov[4])
+{
+    static const char marker[6] = "FRAME\n";
+    const int w = pic->width, h = pic->height, cw = chroma_size(w), ch = chroma_size(h);
+    const int pw[3] = { w, cw, cw }, ph[3] = { h, ch, ch };
+    for (int p = 0; p < 3; p++)
+        if (pic->stride[p] != pw[p])
+            return 0;
+    iov[0] = (struct iovec){ (void *)marker, 6 };
+    for (int p = 0; p < 3; p++)
+        iov[1 + p] = (struct iovec){ pic->data[p], (size_t)pw[p] * ph[p] };
+    return 4;
+}
+
+int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset)
+{
+    int i = 0;
+    while (i < n) {
+        ssize_t got = offset < 0 ? writev(fd, iov + i, n - i) : pwritev(fd, iov + i, n - i, offset);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return -errno;
+        if (got == 0) return -ENOSPC;
+        if (offset >= 0) offset += got;
+        /* A short write: skip what went out and go on. */
+        while (i < n && (size_t)got >= iov[i].iov_len) got -= (ssize_t)iov[i++].iov_len;
+        if (i < n) {
+            iov[i].iov_base = (uint8_t *)iov[i].iov_base + got;
+            iov[i].iov_len -= (size_t)got;
+        }
+    }
+    return 0;
+}
+
 static int y4m_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t errlen)
 {
     Y4mWriter *s = w->priv;
     const char *name = w->to_stdout ? "stdout" : w->path;
+    struct iovec iov[4];
+    const int n = y4m_frame_iov(pic, iov);
+    if (n) {
+        /* Unpadded planes go out as they are: no copy through stdio. */
+        if (fflush(s->f) == EOF)
+            goto write_error;
+        const int e = io_write_iov(fileno(s->f), iov, n, -1);
+        if (e < 0)
+            return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", name,
+                             strerror(-e));
+        return 0;
+    }
     if (fputs("FRAME\n", s->f) == EOF)
         goto write_error;
     for (int p = 0; p < 3; p++) {
@@ -382,11 +438,9 @@ int y4m_writer_open(VideoWriter **out, const char *path, const VideoInfo *info,
                              strerror(errno));
     }
     setvbuf(s->f, NULL, _IOFBF, 1 << 20);
-    Rational sar = info->sar.num > 0 ? info->sar : (Rational){ 0, 0 };
-    if (fprintf(s->f, "YUV4MPEG2 W%d H%d F%lld:%lld I%c A%lld:%lld C420jpeg\n",
-                info->width, info->height, (long long)info->fps.num, (long long)info->fps.den,
-                info->interlace && info->interlace != '?' ? info->interlace : 'p',
-                (long long)sar.num, (long long)sar.den) < 0)
+    char header[Y4M_MAX_LINE];
+    y4m_format_header(header, sizeof header, info);
+    if (fputs(header, s->f) == EOF)
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s",
                          w->to_stdout ? "stdout" : path, strerror(errno));
     return 0;

@@ -66,6 +66,8 @@ typedef struct MotionInterpParams {
 typedef struct MotionEngineVTable {
     const char *name;
     int (*available)(char *err, size_t errlen);
+    /* Optional: how many devices it can use (NULL: one). */
+    int (*devices)(void);
     int (*create)(MotionEngine **e, const MotionParams *p, char *err, size_t errlen);
     /* prev and next are padded by at least range + block pixels. */
     int (*estimate)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,

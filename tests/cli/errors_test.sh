@@ -72,6 +72,7 @@ cmp -s "$T/in.y4m" "$T/keep.y4m" && ok || bad "existing output was modified"
 row "output is a directory" 1 "directory" "$OMCTI" -i "$T/in.y4m" -o "$T" -y
 # A full disk, simulated with a file-size limit: the write fails, nothing is left.
 row "disk full"            1 "cannot write '$T/out.y4m'" bash -c "ulimit -f 20; exec \"$OMCTI\" -i \"$T/in.y4m\" -o \"$T/out.y4m\""
+row "disk full, --workers" 1 "cannot write '$T/out.y4m'" bash -c "ulimit -f 20; exec \"$OMCTI\" -i \"$T/in.y4m\" -o \"$T/out.y4m\" --workers 2"
 if ls -A "$T" | grep -q 'omcti-'; then bad "disk full left a temporary"; else ok; fi
 # A reader that goes away: stdout closed early gives an error, not a hang.
 "$OMCTI" -i "$T/in.y4m" -o - 2>"$T/err" | head -c 10 >/dev/null; rc=${PIPESTATUS[0]}

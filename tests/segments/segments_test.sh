@@ -53,6 +53,9 @@ expect "piece checksum written" "grep -q '^fnv1a64 ' '$T/s1.y4m.sum' && grep -q 
 expect "--workers 3 runs" "[ $? -eq 0 ]"
 expect "--workers 3 bit-exact" "cmp -s '$T/whole.y4m' '$T/w3.y4m'"
 expect "--workers leaves no parts" "[ -z \"\$(ls -A '$T' | grep omcti-parts)\" ]"
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/s1w.y4m" --segment 1/3 --workers 2
+expect "--segment 1/3 --workers 2 = --segment 1/3" "cmp -s '$T/s1.y4m' '$T/s1w.y4m'"
+expect "--workers leaves no temporary file" "[ -z \"\$(ls -A '$T' | grep omcti-)\" ]"
 
 # --devices: rejected for the CPU engine; no GPU -> one clear line; with
 # GPUs the result is the CPU's, bit for bit (the determinism contract).
@@ -112,6 +115,12 @@ else
     ffmpeg -v error -y -f lavfi -i testsrc2=size=176x144:rate=25 -frames:v 80 \
         -c:v libx264 -g 50 -bf 3 -pix_fmt yuv420p "$T/h264.mp4"
     check_file "H.264 -g 50 -bf 3" "$T/h264.mp4"
+    # --workers with an encoded output: parts (encoded in parallel), joined
+    "$OMCTI" -q -y -i "$T/h264.mp4" -o "$T/w.mkv" --lossless --workers 3 --threads 1 2>"$T/err"
+    expect "--workers 3 to mkv runs" "[ $? -eq 0 ]"
+    frames "$T/w.mkv" > "$T/w.md5"
+    expect "--workers 3 to mkv: the single run's frames" "cmp -s '$T/whole.md5' '$T/w.md5'"
+    expect "--workers to mkv leaves no parts" "[ -z \"\$(ls -A '$T' | grep omcti-parts)\" ]"
     if [ -f "$SAMPLES/foreman_cif.mkv" ]; then
         check_file "foreman_cif" "$SAMPLES/foreman_cif.mkv" --frames $F
     else
