@@ -340,7 +340,8 @@ static int prepare_index(Job *j)
     } else if (o->index_path) {
         ret = frame_index_load(&j->ix, o->index_path, o->input, j->err, sizeof j->err);
     } else {
-        if (!o->quiet && !o->seg_count)
+        /* (y4m: frame offsets follow from the file size, no pass to announce) */
+        if (!o->quiet && !o->seg_count && !io_path_is_y4m(o->input))
             fprintf(stderr, "omcti: counting the frames of '%s' (a demux-only pass)\n", o->input);
         ret = video_reader_index(r, &j->ix, j->err, sizeof j->err);
     }
