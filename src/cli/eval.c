@@ -93,7 +93,9 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
 {
     memset(o, 0, sizeof *o);
     snprintf(o->methods, sizeof o->methods, "omcti,mcti,blend,repeat");
-    snprintf(o->searches, sizeof o->searches, "full");
+    OmctiSettings def;
+    omcti_default_settings(&def);   /* eval scores the conversion's default */
+    snprintf(o->searches, sizeof o->searches, "%s", omcti_search_name(def.search));
     o->block = 16;
     o->range = 16;
     o->scd = OMCTI_SCD_AUTO;

@@ -23,7 +23,7 @@ const char cli_convert_usage[] =
 "  --slowmo N          N x the frames at the input's own rate (N x longer)\n"
 "Interpolation:\n"
 "  --method M          omcti (default) | mcti | blend | repeat\n"
-"  --search S          full (default) | diamond\n"
+"  --search S          diamond (default) | full (exhaustive, slower)\n"
 "  --engine E          auto (default) | cpu | cuda\n"
 "  --device N          CUDA device index (default 0)\n"
 "  --devices all|LIST  spread the video over these CUDA devices of this host\n"

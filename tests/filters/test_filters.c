@@ -108,6 +108,7 @@ static void test_translation(TestState *ts, OmctiMethod m, int block, int expect
     s.engine = "cpu";
     s.block = block;
     s.threads = 2;
+    s.search = OMCTI_SEARCH_FULL;   /* exact vectors on any texture: this tests the filter */
     char err[256];
     OmctiContext *c = NULL;
     int ret = omcti_open(&c, &s, w, h, err, sizeof err);
