@@ -26,6 +26,27 @@ static uint32_t sad_32x32_c(const uint8_t *a, ptrdiff_t as, const uint8_t *b, pt
     return sad_c(a, as, b, bs, 32, 32);
 }
 
+static void x4_8x8_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
+                     const ptrdiff_t off[4], uint32_t out[4])
+{
+    for (int k = 0; k < 4; k++)
+        out[k] = sad_c(cur, cs, ref + off[k], rs, 8, 8);
+}
+
+static void x4_16x16_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
+                       const ptrdiff_t off[4], uint32_t out[4])
+{
+    for (int k = 0; k < 4; k++)
+        out[k] = sad_c(cur, cs, ref + off[k], rs, 16, 16);
+}
+
+static void x4_32x32_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
+                       const ptrdiff_t off[4], uint32_t out[4])
+{
+    for (int k = 0; k < 4; k++)
+        out[k] = sad_c(cur, cs, ref + off[k], rs, 32, 32);
+}
+
 static inline void grid_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
                           ptrdiff_t rs, int nx, int ny, uint32_t *out,
                           ptrdiff_t os, int block)
@@ -79,6 +100,9 @@ void sad_dsp_init(SadDSP *d, int max_level)
     d->sad[0] = sad_8x8_c;
     d->sad[1] = sad_16x16_c;
     d->sad[2] = sad_32x32_c;
+    d->x4[0] = x4_8x8_c;
+    d->x4[1] = x4_16x16_c;
+    d->x4[2] = x4_32x32_c;
     d->grid[0] = grid_8x8_c;
     d->grid[1] = grid_16x16_c;
     d->grid[2] = grid_32x32_c;

@@ -2,8 +2,11 @@
  * dav1d style: one table filled at run time with the fastest variant the
  * CPU supports, capped by a level so tests can force each one.
  *
- * Two kinds of function per block size (8x8, 16x16, 32x32):
- * - sad[]:  one block against one candidate (diamond search).
+ * Three kinds of function per block size (8x8, 16x16, 32x32):
+ * - sad[]:  one block against one candidate.
+ * - x4[]:   one block against four arbitrary candidates (diamond search:
+ *   the new points of a pattern), each row of the block loaded once for
+ *   the four, one call instead of four (x264's sad_x4).
  * - grid[]: one block against a whole nx x ny grid of consecutive
  *   candidates (full search). This is where the speed is: the current block
  *   stays in registers, one load of a reference row serves two candidate
@@ -44,8 +47,13 @@ typedef void (*SadGridFn)(const uint8_t *cur, ptrdiff_t cs,
                           const uint8_t *ref, ptrdiff_t rs,
                           int nx, int ny, uint32_t *out, ptrdiff_t out_stride);
 
+/* out[k] = SAD(cur, ref + off[k]) for k = 0..3 (ref's stride rs). */
+typedef void (*SadX4Fn)(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
+                        const ptrdiff_t off[4], uint32_t out[4]);
+
 typedef struct SadDSP {
     SadBlockFn sad[3];   /* 8x8, 16x16, 32x32 */
+    SadX4Fn    x4[3];
     SadGridFn  grid[3];
     int level;           /* SAD_LEVEL_* actually used */
 } SadDSP;

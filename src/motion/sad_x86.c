@@ -89,6 +89,57 @@ T_SSE2 static uint32_t sad_32x32_sse2(const uint8_t *a, ptrdiff_t as,
     return sse2_sad_wide(a, as, b, bs, 32);
 }
 
+/* One block against four candidates: each row of the block is loaded once
+ * for the four. bw 8 takes two rows per register. */
+T_SSE2 INLINE void sse2_x4(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
+                           const ptrdiff_t off[4], uint32_t out[4], const int bw)
+{
+    const uint8_t *r0 = ref + off[0], *r1 = ref + off[1], *r2 = ref + off[2], *r3 = ref + off[3];
+    __m128i a0 = _mm_setzero_si128(), a1 = a0, a2 = a0, a3 = a0;
+    if (bw == 8) {
+        for (int y = 0; y < 8; y += 2) {
+            const ptrdiff_t o = y * rs;
+            const __m128i C = sse2_load_2x8(cur + y * cs, cur + (y + 1) * cs);
+            a0 = _mm_add_epi32(a0, _mm_sad_epu8(C, sse2_load_2x8(r0 + o, r0 + o + rs)));
+            a1 = _mm_add_epi32(a1, _mm_sad_epu8(C, sse2_load_2x8(r1 + o, r1 + o + rs)));
+            a2 = _mm_add_epi32(a2, _mm_sad_epu8(C, sse2_load_2x8(r2 + o, r2 + o + rs)));
+            a3 = _mm_add_epi32(a3, _mm_sad_epu8(C, sse2_load_2x8(r3 + o, r3 + o + rs)));
+        }
+    } else {
+        for (int y = 0; y < bw; y++)
+            for (int v = 0; v < bw; v += 16) {
+                const ptrdiff_t o = y * rs + v;
+                const __m128i C = sse2_loadu(cur + y * cs + v);
+                a0 = _mm_add_epi32(a0, _mm_sad_epu8(C, sse2_loadu(r0 + o)));
+                a1 = _mm_add_epi32(a1, _mm_sad_epu8(C, sse2_loadu(r1 + o)));
+                a2 = _mm_add_epi32(a2, _mm_sad_epu8(C, sse2_loadu(r2 + o)));
+                a3 = _mm_add_epi32(a3, _mm_sad_epu8(C, sse2_loadu(r3 + o)));
+            }
+    }
+    out[0] = sse2_hsum(a0);
+    out[1] = sse2_hsum(a1);
+    out[2] = sse2_hsum(a2);
+    out[3] = sse2_hsum(a3);
+}
+
+T_SSE2 static void x4_8x8_sse2(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                               ptrdiff_t rs, const ptrdiff_t off[4], uint32_t out[4])
+{
+    sse2_x4(cur, cs, ref, rs, off, out, 8);
+}
+
+T_SSE2 static void x4_16x16_sse2(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                                 ptrdiff_t rs, const ptrdiff_t off[4], uint32_t out[4])
+{
+    sse2_x4(cur, cs, ref, rs, off, out, 16);
+}
+
+T_SSE2 static void x4_32x32_sse2(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                                 ptrdiff_t rs, const ptrdiff_t off[4], uint32_t out[4])
+{
+    sse2_x4(cur, cs, ref, rs, off, out, 32);
+}
+
 /* Scores K adjacent columns starting at ref for candidate row 0 (a0) and,
  * when dual, candidate row 1 (a1), sharing each reference load. vpr is the
  * number of 16-byte vectors per block row (2 for 32x32). */
@@ -465,6 +516,9 @@ void sad_dsp_init_x86(SadDSP *d, int level)
         d->sad[0] = sad_8x8_sse2;
         d->sad[1] = sad_16x16_sse2;
         d->sad[2] = sad_32x32_sse2;
+        d->x4[0] = x4_8x8_sse2;
+        d->x4[1] = x4_16x16_sse2;
+        d->x4[2] = x4_32x32_sse2;
         d->grid[0] = grid_8x8_sse2;
         d->grid[1] = grid_16x16_sse2;
         d->grid[2] = grid_32x32_sse2;

@@ -123,12 +123,14 @@ static void me_visited_reset(MeSearch *s)
 
 /* Evaluates the points of a pattern around (cx, cy) not seen yet and
  * inside the window; updates the best. Returns nothing: the caller compares
- * the best with the centre. */
+ * the best with the centre. The new points are scored four to a call (x4),
+ * then compared in pattern order, so the outcome is that of one by one. */
 static void me_try_pattern(MeSearch *s, const uint8_t *cur, ptrdiff_t cs,
                            const uint8_t *ref, ptrdiff_t rs, const int8_t (*pat)[2],
                            int npoints, int cx, int cy, MeResult *best)
 {
     const int r = s->range;
+    int px[8], py[8], n = 0;
     for (int i = 0; i < npoints; i++) {
         const int dx = cx + pat[i][0], dy = cy + pat[i][1];
         if (dx < -r || dx > r || dy < -r || dy > r)
@@ -137,14 +139,28 @@ static void me_try_pattern(MeSearch *s, const uint8_t *cur, ptrdiff_t cs,
         if (*mark == s->stamp)
             continue;
         *mark = s->stamp;
-        const uint32_t cost = me_point_cost(s, cur, cs, ref, rs, dx, dy);
-        best->evaluated++;
-        if (mv_better(cost, dx, dy, best->sad, best->mv.x, best->mv.y)) {
-            best->sad = cost;
-            best->mv.x = (int16_t)dx;
-            best->mv.y = (int16_t)dy;
-        }
+        px[n] = dx;
+        py[n] = dy;
+        n++;
     }
+    uint32_t cost[8];
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const ptrdiff_t off[4] = {
+            py[i] * rs + px[i], py[i + 1] * rs + px[i + 1],
+            py[i + 2] * rs + px[i + 2], py[i + 3] * rs + px[i + 3],
+        };
+        s->dsp->x4[s->size_index](cur, cs, ref, rs, off, cost + i);
+    }
+    for (; i < n; i++)
+        cost[i] = me_point_cost(s, cur, cs, ref, rs, px[i], py[i]);
+    best->evaluated += (uint32_t)n;
+    for (i = 0; i < n; i++)
+        if (mv_better(cost[i], px[i], py[i], best->sad, best->mv.x, best->mv.y)) {
+            best->sad = cost[i];
+            best->mv.x = (int16_t)px[i];
+            best->mv.y = (int16_t)py[i];
+        }
 }
 
 void me_diamond_search(MeSearch *s, const uint8_t *cur, ptrdiff_t cs,

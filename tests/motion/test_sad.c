@@ -59,7 +59,7 @@ int main(void)
         }
         for (int si = 0; si < 3; si++) {
             const int bw = sizes[si];
-            int bad_single = 0, bad_grid = 0, checks = 0;
+            int bad_single = 0, bad_x4 = 0, bad_grid = 0, checks = 0;
             for (int iter = 0; iter < 300; iter++) {
                 const int mode = iter % 3;
                 /* Strides: small odd ones, and frame-like ones. */
@@ -82,6 +82,19 @@ int main(void)
                     if (dsp.sad[si](cur, cs, b, rs) != ref_dsp.sad[si](cur, cs, b, rs))
                         bad_single++;
                 }
+                /* Four candidates at once, against the reference one by one. */
+                for (int k = 0; k < 4; k++) {
+                    ptrdiff_t off[4];
+                    uint32_t got[4], want[4];
+                    for (int q = 0; q < 4; q++)
+                        off[q] = (ptrdiff_t)(rng_next(&seed) % (uint32_t)ny) * rs +
+                                 (ptrdiff_t)(rng_next(&seed) % (uint32_t)nx);
+                    dsp.x4[si](cur, cs, ref, rs, off, got);
+                    ref_dsp.x4[si](cur, cs, ref, rs, off, want);
+                    for (int q = 0; q < 4; q++)
+                        bad_x4 += got[q] != want[q] ||
+                                  want[q] != ref_dsp.sad[si](cur, cs, ref + off[q], rs);
+                }
                 ref_dsp.grid[si](cur, cs, ref, rs, nx, ny, out_ref, nx + 3);
                 dsp.grid[si](cur, cs, ref, rs, nx, ny, out_opt, nx + 3);
                 for (int y = 0; y < ny; y++)
@@ -96,9 +109,10 @@ int main(void)
                 checks++;
                 free(ref);
             }
-            const int ok = !bad_single && !bad_grid;
-            printf("%s sad %-6s %2dx%-2d single+grid, %d random cases (%d single, %d grid mismatches)\n",
-                   ok ? "PASS" : "FAIL", sad_level_name(level), bw, bw, checks, bad_single, bad_grid);
+            const int ok = !bad_single && !bad_x4 && !bad_grid;
+            printf("%s sad %-6s %2dx%-2d single+x4+grid, %d random cases (%d single, %d x4, %d grid "
+                   "mismatches)\n", ok ? "PASS" : "FAIL", sad_level_name(level), bw, bw, checks,
+                   bad_single, bad_x4, bad_grid);
             failures += !ok;
         }
     }
