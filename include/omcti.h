@@ -137,6 +137,10 @@ const char *omcti_last_error(const OmctiContext *ctx);
 
 void omcti_close(OmctiContext **ctx);
 
+/* CPUs this process may run on (its affinity mask: taskset, a Slurm or
+ * container cpuset); what threads = 0 uses. */
+int omcti_cpu_count(void);
+
 /* Whether an engine of that name can run here ("cpu", "cuda"): the number
  * of its devices (CUDA GPUs; 1 for cpu), 0 when it cannot; why not goes to
  * err. */

@@ -1,11 +1,10 @@
 /* The library context: settings, the two-picture ring, the motion engine
  * and the interpolation filter. Everything the library keeps lives here. */
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if OMCTI_HAVE_OPENMP
-#include <omp.h>
-#endif
+#include <unistd.h>
 
 #include "omcti.h"
 #include "src/common.h"
@@ -36,10 +35,21 @@ struct OmctiContext {
     char err[512];
 };
 
+int omcti_cpu_count(void)
+{
+    /* The CPUs this process may run on (taskset, a Slurm or container
+     * cpuset), not all of the host's. */
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set);
+    const long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 static int default_threads(void)
 {
 #if OMCTI_HAVE_OPENMP
-    return omp_get_num_procs();
+    return omcti_cpu_count();
 #else
     return 1;
 #endif

@@ -269,8 +269,8 @@ int cli_bench(int argc, char **argv)
     if (!input)
         return cli_error(EXIT_USAGE, "bench: no input (-i FILE)");
     if (!nthreads) {
-        const long n = sysconf(_SC_NPROCESSORS_ONLN);
-        for (nthreads = 0; nthreads < (n > 0 ? n : 1) && nthreads < BENCH_MAX_LIST; nthreads++)
+        const int n = omcti_cpu_count();
+        for (nthreads = 0; nthreads < n && nthreads < BENCH_MAX_LIST; nthreads++)
             threads[nthreads] = nthreads + 1;
     }
     if (!nsearches) {

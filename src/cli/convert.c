@@ -412,11 +412,7 @@ static int run_workers(Job *j, const char *output, int copy_audio)
             goto out;
         }
     }
-    int threads = o->settings.threads;
-    if (threads <= 0) {
-        long nc = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = nc > 0 ? (int)nc : 1;
-    }
+    const int threads = o->settings.threads > 0 ? o->settings.threads : omcti_cpu_count();
     const int per = max_i(1, threads / K);
     int started = 0;
     for (int k = 0; k < K; k++) {

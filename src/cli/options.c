@@ -29,7 +29,7 @@ const char cli_convert_usage[] =
 "  --devices all|LIST  spread the video over these CUDA devices of this host\n"
 "                      (one worker per device, joined in process; needs --engine cuda)\n"
 "  --workers N         spread the video over N in-process workers (segments, joined)\n"
-"  --threads N         CPU threads (default: all cores)\n"
+"  --threads N         CPU threads (default: the CPUs omcti may run on)\n"
 "  --block N           motion block size: 8, 16 (default) or 32\n"
 "  --range N           search range +-N pixels, 1..64 (default 16)\n"
 "  --scd MODE          scene-cut fallback: auto (default) | none\n"

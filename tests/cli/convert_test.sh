@@ -29,6 +29,13 @@ one_line_error() {
 "$Y4M" gen 176 144 10 > "$T/in.y4m"
 "$Y4M" gen 35 19 6 30000 1001 > "$T/odd.y4m"
 
+# --- threads = 0 means the CPUs this process may use (its affinity), not the host's ---
+if command -v taskset >/dev/null && [ "$(nproc --all)" -gt 1 ]; then
+    taskset -c 0 "$OMCTI" bench -i "$T/in.y4m" --frames 3 --search diamond --json >"$T/bench.json" 2>"$T/err"
+    expect "bench under taskset -c 0: one thread count" \
+        "[ \"\$(grep -o '\"threads\": *[0-9]*' '$T/bench.json' | sort -u | tr -d ' ')\" = '\"threads\":1' ]"
+fi
+
 # --- 2x with repeat and blend: frame count, rate, originals bit-exact ---
 for m in repeat blend; do
     run "2x $m" 0 "$OMCTI" -q -i "$T/in.y4m" -o "$T/$m.y4m" --method $m
