@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if OMCTI_HAVE_OPENMP
+#include <omp.h>
+#endif
 
 #include "omcti.h"
 #include "src/common.h"
@@ -38,12 +41,17 @@ struct OmctiContext {
 int omcti_cpu_count(void)
 {
     /* The CPUs this process may run on (taskset, a Slurm or container
-     * cpuset), not all of the host's. */
+     * cpuset), not all of the host's. libgomp counts them at start-up,
+     * before OMP_PROC_BIND pins the main thread to one of them. */
+#if OMCTI_HAVE_OPENMP
+    return omp_get_num_procs();
+#else
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
         return CPU_COUNT(&set);
     const long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
+#endif
 }
 
 static int default_threads(void)

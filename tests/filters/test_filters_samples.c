@@ -14,6 +14,7 @@
 #include "src/io/io.h"
 #include "tests/check.h"
 
+#if OMCTI_HAVE_FFMPEG   /* without FFmpeg the test only says why it skips */
 enum { M_OMCTI, M_MCTI, M_BLEND, M_REPEAT, M_N };
 static const OmctiMethod methods[M_N] = {
     OMCTI_METHOD_OMCTI, OMCTI_METHOD_MCTI, OMCTI_METHOD_BLEND, OMCTI_METHOD_REPEAT,
@@ -89,6 +90,7 @@ static int run_clip(const char *path, int nframes, Scores *sc)
     free(m2);
     return sc->frames > 0 ? 0 : -1;
 }
+#endif
 
 int main(void)
 {
