@@ -67,7 +67,7 @@ typedef struct OmctiSettings {
     const char *engine;     /* "auto", "cpu" or "cuda"                  */
     int threads;            /* CPU threads; 0 = all cores               */
     int block;              /* motion block size: 8, 16 or 32           */
-    int range;              /* search range +-range, 1..64              */
+    int range;              /* search range +-range, 1..64; 0 = auto    */
     OmctiSceneCut scd;      /* scene-cut fallback                       */
     double scd_threshold;   /* sensitivity of the scene-cut detector    */
     int device;             /* CUDA device index (cuda engine)          */
@@ -103,6 +103,10 @@ int omcti_method_from_name(const char *name);
 int omcti_search_from_name(const char *name);
 const char *omcti_method_name(OmctiMethod m);
 const char *omcti_search_name(OmctiSearch s);
+
+/* The range that range = 0 stands for: 32 for diamond search on pictures
+ * wider than 1024 pixels (HD motion), else 16. */
+int omcti_auto_range(OmctiSearch search, int width);
 
 /* Checks settings without opening anything; on error writes a one-line
  * message into err. */

@@ -131,10 +131,11 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
     c->width = width;
     c->height = height;
     if (!c->s.threads) c->s.threads = default_threads();
+    if (!c->s.range) c->s.range = omcti_auto_range(c->s.search, width);
 
     /* Search and compensation read up to range + block outside the picture;
      * the extra 32 leave room for sub-pixel filter taps. */
-    const int pad = motion_required_pad(s->block, s->range) + 32;
+    const int pad = motion_required_pad(s->block, c->s.range) + 32;
     for (int i = 0; i < 2; i++)
         if (frame_alloc(&c->frames[i], width, height, pad) < 0) {
             ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory for %dx%d frames",
@@ -144,7 +145,7 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
 
     c->filter = filter_for_method(s->method);
     const FilterParams fp = {
-        .width = width, .height = height, .block = s->block, .range = s->range,
+        .width = width, .height = height, .block = s->block, .range = c->s.range,
         .threads = c->s.threads, .scd = s->scd, .scd_threshold = s->scd_threshold,
     };
     if ((ret = c->filter->init(&c->filter_priv, &fp, err, errlen)) < 0)
@@ -158,7 +159,7 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
         goto fail;
     }
     const MotionParams mp = {
-        .width = width, .height = height, .block = s->block, .range = s->range,
+        .width = width, .height = height, .block = s->block, .range = c->s.range,
         .search = s->search, .threads = c->s.threads, .device = s->device,
     };
     if (c->filter->needs_motion) {

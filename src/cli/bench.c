@@ -216,6 +216,7 @@ int cli_bench(int argc, char **argv)
     int nengines = 0, max_frames = 30, json = 0;
     OmctiSettings s;
     omcti_default_settings(&s);
+    s.range = 16;   /* both searches over the same window (the paper's sweeps) */
 
     for (int i = 1; i < argc; i++) {
         const char *val = NULL;

@@ -97,7 +97,7 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
     omcti_default_settings(&def);   /* eval scores the conversion's default */
     snprintf(o->searches, sizeof o->searches, "%s", omcti_search_name(def.search));
     o->block = 16;
-    o->range = 16;
+    o->range = 0;   /* the conversion's default: omcti_auto_range() */
     o->scd = OMCTI_SCD_AUTO;
     o->scd_threshold = 1.0;
     o->engine = "auto";
@@ -418,6 +418,8 @@ int cli_eval(int argc, char **argv)
             json_string(stdout, run->external ? "external" : omcti_method_name(run->method));
             printf(", \"search\": ");
             json_string(stdout, run->external ? "" : omcti_search_name(run->search));
+            if (!run->external)
+                printf(", \"range\": %d", o.range ? o.range : omcti_auto_range(run->search, w));
             printf(", \"psnr_y\": %.4f, \"psnr_yuv\": %.4f, \"ssim_y\": %.6f,"
                    " \"worst_psnr_y\": %.4f, \"worst_frame\": %d, \"seconds_per_frame\": %.6f,"
                    " \"scene_cuts\": %llu, \"per_frame_psnr_y\": [",
