@@ -8,7 +8,7 @@ set -u
 export PATH=/opt/torch/.venv/bin:/usr/local/cuda/bin:$PATH
 C=${1:-.data/flower_1080p.y4m} B=build-dev W=${W:-/tmp/omcti-check}
 nvidia-smi -L; date -u
-meson setup $B -Dffmpeg=disabled >/dev/null && ninja -C $B >/dev/null || { echo "build failed"; exit 1; }
+meson setup $B -Dffmpeg=disabled >/dev/null 2>&1 && ninja -C $B >/dev/null || { echo "build failed"; exit 1; }
 O=$B/src/cli/omcti
 mkdir -p $W
 same() {   # LABEL ARGS-A -- ARGS-B: two conversions of C, compared

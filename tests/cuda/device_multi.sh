@@ -23,7 +23,7 @@ export NCCL_NVLS_ENABLE=0
 exec > >(tee "$OUT/multi.txt") 2>&1
 nvidia-smi --query-gpu=index,name,pcie.link.gen.max,pcie.link.width.max --format=csv
 nproc; date -u; df -h "$(dirname "$W")" | tail -1
-rm -rf $B; meson setup $B -Dffmpeg=disabled -Dbuildtype=release >/dev/null && ninja -C $B >/dev/null || { echo "build failed"; exit 1; }
+rm -rf $B; meson setup $B -Dffmpeg=disabled -Dbuildtype=release >/dev/null 2>&1 && ninja -C $B >/dev/null || { echo "build failed"; exit 1; }
 mkdir -p $W
 # A longer clip: the frames of CLIP repeated LOOPS times (one header).
 hdr=$(head -1 "$CLIP" | wc -c)
