@@ -463,13 +463,13 @@ static int run_workers(Job *j, const char *output, int copy_audio)
             ret = io_join(output, names, nparts, copy_audio ? o->input : NULL, o->overwrite,
                           o->quiet, &frames, j->err, sizeof j->err);
         if (ret == 0 && !o->quiet)
-            fprintf(stderr, "omcti: %lld frames in, %lld out, %d workers (%s)\n",
+            fprintf(stderr, "omcti: %lld frames in, %lld out, %d worker%s (%s)\n",
                     (long long)(j->range.end - j->range.first), (long long)frames, nparts,
-                    j->devices[0] >= 0 ? "one per CUDA device" : "CPU");
+                    nparts == 1 ? "" : "s", j->devices[0] >= 0 ? "one per CUDA device" : "CPU");
     }
 out:
     y4m_slots_abort(&slots);
-    if (parts && !slots) remove_parts(parts, nparts, dir);
+    if (parts && dir[0]) remove_parts(parts, nparts, dir);
     free(cs);
     free(th);
     free(parts);

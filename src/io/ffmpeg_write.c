@@ -780,6 +780,52 @@ static int join_compatible(const AVStream *a, const AVStream *b, const char *pa,
     return 0;
 }
 
+/* Writes one video packet of the join, its timestamps in frames of the
+ * whole (ftb), with the audio due before it. Takes the packet's data. */
+static int join_write(AVFormatContext *oc, AVStream *vst, AVRational ftb, VideoWriter *aw,
+                      FFWriter *audio, AVPacket *pkt, const char *out, char *err, size_t errlen)
+{
+    const int64_t ts = pkt->dts != AV_NOPTS_VALUE ? pkt->dts : pkt->pts;
+    int ret = copy_audio_until(aw, audio, av_rescale_q(ts, ftb, AV_TIME_BASE_Q), err, errlen);
+    if (ret < 0) {
+        av_packet_unref(pkt);
+        return ret;
+    }
+    av_packet_rescale_ts(pkt, ftb, vst->time_base);
+    pkt->stream_index = vst->index;
+    pkt->pos = -1;
+    if ((ret = av_interleaved_write_frame(oc, pkt)) < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_IO, out, ret, "writing");
+    return 0;
+}
+
+/* Matroska keeps no decode times: its demuxer gives none to the first
+ * packets of a stream with B-frames, and the muxer's guess for them then
+ * collides with the decode times of the piece before. Those packets wait
+ * here until the first one that has a decode time d; the k-th of n held
+ * then gets d - (n - k), one frame apart as the encoder had them, so the
+ * decode times run on across the pieces. */
+#define JOIN_HELD 32
+
+/* Writes the held packets: with decode times up to just before next_dts,
+ * or as they came when next_dts is AV_NOPTS_VALUE. */
+static int join_flush_held(AVFormatContext *oc, AVStream *vst, AVRational ftb, VideoWriter *aw,
+                           FFWriter *audio, AVPacket **held, int *nheld, int64_t next_dts,
+                           const char *out, char *err, size_t errlen)
+{
+    int ret = 0;
+    for (int h = 0; h < *nheld; h++) {
+        if (ret == 0) {
+            if (next_dts != AV_NOPTS_VALUE)
+                held[h]->dts = FFMIN(next_dts - (*nheld - h), held[h]->pts);
+            ret = join_write(oc, vst, ftb, aw, audio, held[h], out, err, errlen);
+        }
+        av_packet_free(&held[h]);
+    }
+    *nheld = 0;
+    return ret;
+}
+
 int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
             const char *audio_from, int quiet, int64_t *frames_out, char *err, size_t errlen)
 {
@@ -789,7 +835,8 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
     FFWriter audio;                   /* only its audio fields are used */
     VideoWriter aw;                   /* for copy_audio_until's messages */
     AVPacket *pkt = av_packet_alloc();
-    int ret = 0, header = 0;
+    AVPacket *held[JOIN_HELD];
+    int nheld = 0, ret = 0, header = 0;
     int64_t total = 0;
     memset(&audio, 0, sizeof audio);
     memset(&aw, 0, sizeof aw);
@@ -889,6 +936,7 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
         }
         const AVStream *ist = jp->fmt->streams[jp->stream];
         int64_t count = 0, lo = INT64_MAX, hi = INT64_MIN;
+        int have_dts = 0;
         for (;;) {
             ret = av_read_frame(jp->fmt, pkt);
             if (ret == AVERROR(EAGAIN)) continue;
@@ -919,20 +967,32 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
                 pkt->dts = av_rescale_q(pkt->dts, ist->time_base, ftb) + total;
             pkt->duration = pkt->duration > 0 ? av_rescale_q(pkt->duration, ist->time_base, ftb)
                                               : 1;
-            const int64_t ts = pkt->dts != AV_NOPTS_VALUE ? pkt->dts : pkt->pts;
-            if ((ret = copy_audio_until(&aw, &audio, av_rescale_q(ts, ftb, AV_TIME_BASE_Q),
-                                        err, errlen)) < 0) {
+            if (!have_dts && pkt->dts == AV_NOPTS_VALUE) {
+                if (nheld < JOIN_HELD) {
+                    if (!(held[nheld] = av_packet_alloc())) {
+                        av_packet_unref(pkt);
+                        ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+                        goto done;
+                    }
+                    av_packet_move_ref(held[nheld++], pkt);
+                    continue;
+                }
+                /* More than any B-frame delay: no decode times to fill. */
+                have_dts = 1;
+            }
+            if (nheld && (ret = join_flush_held(oc, vst, ftb, &aw, &audio, held, &nheld, pkt->dts,
+                                                out, err, errlen)) < 0) {
                 av_packet_unref(pkt);
                 goto done;
             }
-            av_packet_rescale_ts(pkt, ftb, vst->time_base);
-            pkt->stream_index = vst->index;
-            pkt->pos = -1;
-            if ((ret = av_interleaved_write_frame(oc, pkt)) < 0) {
-                ret = ffio_fail_av(err, errlen, OMCTI_ERR_IO, out, ret, "writing");
+            have_dts |= pkt->dts != AV_NOPTS_VALUE;
+            if ((ret = join_write(oc, vst, ftb, &aw, &audio, pkt, out, err, errlen)) < 0)
                 goto done;
-            }
         }
+        /* A piece without any decode time (intra-only streams): as they came. */
+        if ((ret = join_flush_held(oc, vst, ftb, &aw, &audio, held, &nheld, AV_NOPTS_VALUE, out,
+                                   err, errlen)) < 0)
+            goto done;
         if (!count || lo != 0 || hi != count - 1) {
             ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': %s", pieces[k],
                             count ? "the pictures' timestamps are not 0, 1, 2, ... frames "
@@ -960,6 +1020,7 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
     ret = 0;
 done:
     (void)header;
+    for (int h = 0; h < nheld; h++) av_packet_free(&held[h]);
     if (oc) {
         if (oc->pb) avio_closep(&oc->pb);
         avformat_free_context(oc);
