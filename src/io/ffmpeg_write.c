@@ -534,6 +534,28 @@ static void close_output(FFWriter *p)
 
 /* ---- writing ----------------------------------------------------------- */
 
+/* Muxes one video packet whose timestamps are in tb into p->oc's stream
+ * vst, after the audio due before it. Takes the packet's data. */
+static int mux_video_packet(VideoWriter *w, FFWriter *p, AVStream *vst, AVRational tb,
+                            AVPacket *pkt, char *err, size_t errlen)
+{
+    const int64_t ts = pkt->dts != AV_NOPTS_VALUE ? pkt->dts : pkt->pts;
+    if (ts != AV_NOPTS_VALUE) {
+        int ret = copy_audio_until(w, p, av_rescale_q(ts, tb, AV_TIME_BASE_Q), err, errlen);
+        if (ret < 0) {
+            av_packet_unref(pkt);
+            return ret;
+        }
+    }
+    av_packet_rescale_ts(pkt, tb, vst->time_base);
+    pkt->stream_index = vst->index;
+    pkt->pos = -1;
+    int ret = av_interleaved_write_frame(p->oc, pkt);
+    if (ret < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_IO, w->path, ret, "writing");
+    return 0;
+}
+
 /* Sends f (NULL: flush) and muxes every packet that comes out. */
 static int encode(VideoWriter *w, FFWriter *p, AVFrame *f, char *err, size_t errlen)
 {
@@ -548,20 +570,8 @@ static int encode(VideoWriter *w, FFWriter *p, AVFrame *f, char *err, size_t err
             return ffio_fail_av(err, errlen, OMCTI_ERR_IO, w->path, ret, "encoding");
         if (p->pkt->duration <= 0)
             p->pkt->duration = 1;   /* one picture: 1/fps */
-        int64_t ts = p->pkt->dts != AV_NOPTS_VALUE ? p->pkt->dts : p->pkt->pts;
-        if (ts != AV_NOPTS_VALUE) {
-            ret = copy_audio_until(w, p, av_rescale_q(ts, p->enc->time_base, AV_TIME_BASE_Q),
-                                   err, errlen);
-            if (ret < 0) {
-                av_packet_unref(p->pkt);
-                return ret;
-            }
-        }
-        av_packet_rescale_ts(p->pkt, p->enc->time_base, p->vst->time_base);
-        p->pkt->stream_index = p->vst->index;
-        ret = av_interleaved_write_frame(p->oc, p->pkt);
-        if (ret < 0)
-            return ffio_fail_av(err, errlen, OMCTI_ERR_IO, w->path, ret, "writing");
+        if ((ret = mux_video_packet(w, p, p->vst, p->enc->time_base, p->pkt, err, errlen)) < 0)
+            return ret;
     }
 }
 
@@ -780,25 +790,6 @@ static int join_compatible(const AVStream *a, const AVStream *b, const char *pa,
     return 0;
 }
 
-/* Writes one video packet of the join, its timestamps in frames of the
- * whole (ftb), with the audio due before it. Takes the packet's data. */
-static int join_write(AVFormatContext *oc, AVStream *vst, AVRational ftb, VideoWriter *aw,
-                      FFWriter *audio, AVPacket *pkt, const char *out, char *err, size_t errlen)
-{
-    const int64_t ts = pkt->dts != AV_NOPTS_VALUE ? pkt->dts : pkt->pts;
-    int ret = copy_audio_until(aw, audio, av_rescale_q(ts, ftb, AV_TIME_BASE_Q), err, errlen);
-    if (ret < 0) {
-        av_packet_unref(pkt);
-        return ret;
-    }
-    av_packet_rescale_ts(pkt, ftb, vst->time_base);
-    pkt->stream_index = vst->index;
-    pkt->pos = -1;
-    if ((ret = av_interleaved_write_frame(oc, pkt)) < 0)
-        return ffio_fail_av(err, errlen, OMCTI_ERR_IO, out, ret, "writing");
-    return 0;
-}
-
 /* Matroska keeps no decode times: its demuxer gives none to the first
  * packets of a stream with B-frames, and the muxer's guess for them then
  * collides with the decode times of the piece before. Those packets wait
@@ -809,16 +800,16 @@ static int join_write(AVFormatContext *oc, AVStream *vst, AVRational ftb, VideoW
 
 /* Writes the held packets: with decode times up to just before next_dts,
  * or as they came when next_dts is AV_NOPTS_VALUE. */
-static int join_flush_held(AVFormatContext *oc, AVStream *vst, AVRational ftb, VideoWriter *aw,
-                           FFWriter *audio, AVPacket **held, int *nheld, int64_t next_dts,
-                           const char *out, char *err, size_t errlen)
+static int join_flush_held(VideoWriter *aw, FFWriter *audio, AVStream *vst, AVRational ftb,
+                           AVPacket **held, int *nheld, int64_t next_dts, char *err,
+                           size_t errlen)
 {
     int ret = 0;
     for (int h = 0; h < *nheld; h++) {
         if (ret == 0) {
             if (next_dts != AV_NOPTS_VALUE)
                 held[h]->dts = FFMIN(next_dts - (*nheld - h), held[h]->pts);
-            ret = join_write(oc, vst, ftb, aw, audio, held[h], out, err, errlen);
+            ret = mux_video_packet(aw, audio, vst, ftb, held[h], err, errlen);
         }
         av_packet_free(&held[h]);
     }
@@ -980,18 +971,18 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
                 /* More than any B-frame delay: no decode times to fill. */
                 have_dts = 1;
             }
-            if (nheld && (ret = join_flush_held(oc, vst, ftb, &aw, &audio, held, &nheld, pkt->dts,
-                                                out, err, errlen)) < 0) {
+            if (nheld && (ret = join_flush_held(&aw, &audio, vst, ftb, held, &nheld, pkt->dts,
+                                                err, errlen)) < 0) {
                 av_packet_unref(pkt);
                 goto done;
             }
             have_dts |= pkt->dts != AV_NOPTS_VALUE;
-            if ((ret = join_write(oc, vst, ftb, &aw, &audio, pkt, out, err, errlen)) < 0)
+            if ((ret = mux_video_packet(&aw, &audio, vst, ftb, pkt, err, errlen)) < 0)
                 goto done;
         }
         /* A piece without any decode time (intra-only streams): as they came. */
-        if ((ret = join_flush_held(oc, vst, ftb, &aw, &audio, held, &nheld, AV_NOPTS_VALUE, out,
-                                   err, errlen)) < 0)
+        if ((ret = join_flush_held(&aw, &audio, vst, ftb, held, &nheld, AV_NOPTS_VALUE, err,
+                                   errlen)) < 0)
             goto done;
         if (!count || lo != 0 || hi != count - 1) {
             ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': %s", pieces[k],
