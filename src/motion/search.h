@@ -14,9 +14,11 @@
 #include "src/motion/sad.h"
 
 /* Per-thread search state: allocated once (me_search_init), reused for
- * every block, never allocated per block or per frame. */
+ * every block, never allocated per block or per frame. Aligned to a cache
+ * line: diamond search bumps `stamp` per block, and with two threads' states
+ * sharing a line that write made both threads run at half speed. */
 typedef struct MeSearch {
-    const SadDSP *dsp;
+    _Alignas(64) const SadDSP *dsp;
     int block;            /* 8, 16, 32                                    */
     int size_index;       /* sad_size_index(block)                        */
     int range;            /* +-range                                      */
