@@ -40,6 +40,9 @@ typedef struct OmctiFilter {
                     OmctiPicture *out);
     /* 1 when the last pair was handled by a fallback (scene cut). */
     int  (*pair_is_cut)(void *priv);
+    /* 1 when the last pair's pictures are the nearer original (a scene cut
+     * or a stepwise source). May be NULL: pair_is_cut then tells. */
+    int  (*pair_holds)(void *priv);
     void (*uninit)(void **priv);
 } OmctiFilter;
 

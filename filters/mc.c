@@ -418,6 +418,12 @@ int mc_pair_is_cut(void *priv)
     return s->cut;
 }
 
+int mc_pair_holds(void *priv)
+{
+    const Mc *s = priv;
+    return s->cut || s->stepwise;
+}
+
 /* ------------------------------------------------------- vector choice */
 
 /* The bilateral window of block (bx, by): the block grown by a margin on

@@ -53,6 +53,7 @@ int  mc_new_pair(void *priv, const FilterPair *pair);
 int  mc_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
                 OmctiPicture *out);
 int  mc_pair_is_cut(void *priv);
+int  mc_pair_holds(void *priv);
 void mc_uninit(void **priv);
 
 /* OBMC weights (1/256) of pixel (x, y) of a block of `block` x `block`

@@ -16,5 +16,6 @@ const OmctiFilter filter_mcti = {
     .new_pair = mc_new_pair,
     .picture = mc_picture,
     .pair_is_cut = mc_pair_is_cut,
+    .pair_holds = mc_pair_holds,
     .uninit = mc_uninit,
 };

@@ -17,5 +17,6 @@ const OmctiFilter filter_omcti = {
     .new_pair = mc_new_pair,
     .picture = mc_picture,
     .pair_is_cut = mc_pair_is_cut,
+    .pair_holds = mc_pair_holds,
     .uninit = mc_uninit,
 };

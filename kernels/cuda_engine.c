@@ -559,5 +559,6 @@ const MotionEngineVTable motion_engine_cuda = {
     .interp_init = cuda_interp_init,
     .interp_pair = cuda_interp_pair,
     .interp_picture = cuda_interp_picture,
+    .interp_holds = cuda_interp_holds,
     .register_frame = cuda_register_frame,
 };

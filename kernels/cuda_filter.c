@@ -207,6 +207,12 @@ int cuda_interp_pair(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *
     return 0;
 }
 
+int cuda_interp_holds(MotionEngine *e)
+{
+    const CudaInterp *ip = &e->ip;
+    return ip->method == OMCTI_METHOD_REPEAT || (is_mc(ip->method) && (ip->cut || ip->stepwise));
+}
+
 static void copy_rows(uint8_t *dst, ptrdiff_t ds, const uint8_t *src, size_t ss, int w, int y0,
                       int y1)
 {

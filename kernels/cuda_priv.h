@@ -110,6 +110,7 @@ int  cuda_interp_pair(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame 
                       const MotionFields *f, int *cut, char *err, size_t errlen);
 int  cuda_interp_picture(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
                          int64_t num, int64_t den, OmctiPicture *out, char *err, size_t errlen);
+int  cuda_interp_holds(MotionEngine *e);
 void cuda_interp_free(MotionEngine *e);
 /* Launches the statistics kernel for the pair (slots sp, sn) on stream. */
 int  cuda_interp_stats_launch(MotionEngine *e, int sp, int sn, char *err, size_t errlen);

@@ -10,6 +10,7 @@
 #endif
 
 #include "omcti.h"
+#include "src/active_area.h"
 #include "src/common.h"
 #include "src/frame.h"
 #include "src/motion/engine.h"
@@ -23,6 +24,11 @@ struct OmctiContext {
 
     OmctiFrame frames[2];      /* ring: frames[cur] is the current picture */
     int cur;
+    /* Motion methods: each frame's inactive edge lines (active_area.h).
+     * A frame with some is re-padded in frames[] and its original kept in
+     * orig[] (allocated the first time it is needed). */
+    ActiveArea area[2];
+    OmctiFrame orig[2];
     uint64_t sent;             /* pictures sent so far                     */
 
     const MotionEngineVTable *engine;
@@ -32,6 +38,7 @@ struct OmctiContext {
     const OmctiFilter *filter;
     void *filter_priv;
     int pair_cut;
+    int pair_holds;            /* the pair's pictures hold the nearer original */
     int dev_interp;            /* the engine builds the pictures (engine.h interp_*) */
 
     OmctiStats stats;
@@ -198,6 +205,19 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
     OmctiFrame *f = &c->frames[c->cur];
     frame_copy_in(f, pic);
     f->serial = ++c->sent;
+    if (c->filter->needs_motion) {
+        ActiveArea *a = &c->area[c->cur];
+        active_area_detect(&f->p[0], a);
+        if (!active_area_is_full(a)) {
+            OmctiFrame *o = &c->orig[c->cur];
+            if (!o->p[0].buf && frame_alloc(o, c->width, c->height, 0) < 0)
+                return fail(c, OMCTI_ERR_NOMEM, "out of memory");
+            OmctiPicture keep;
+            frame_as_picture(o, &keep);
+            picture_copy(&keep, pic);
+            active_area_repad(f, a);
+        }
+    }
     c->stats.upload_seconds += now_seconds() - t0;
     if (c->sent < 2)
         return 0;
@@ -221,6 +241,7 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
         c->stats.interp_seconds += now_seconds() - t0;
         if (ret < 0)
             return ret;
+        c->pair_holds = c->engine->interp_holds ? c->engine->interp_holds(c->eng) : c->pair_cut;
         c->stats.scene_cuts += c->pair_cut;
         return 0;
     }
@@ -232,6 +253,7 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
             return fail(c, ret, "interpolation filter failed on a new pair");
     }
     c->pair_cut = c->filter->pair_is_cut ? c->filter->pair_is_cut(c->filter_priv) : 0;
+    c->pair_holds = c->filter->pair_holds ? c->filter->pair_holds(c->filter_priv) : c->pair_cut;
     c->stats.scene_cuts += c->pair_cut;
     return 0;
 }
@@ -239,6 +261,32 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
 int omcti_has_pair(const OmctiContext *c)
 {
     return c->sent >= 2;
+}
+
+/* Slot i's picture as it was sent. */
+static void original_picture(const OmctiContext *c, int i, OmctiPicture *pic)
+{
+    frame_as_picture(active_area_is_full(&c->area[i]) ? &c->frames[i] : &c->orig[i], pic);
+}
+
+/* The filters and engines built `out` from the re-padded frames; the
+ * inactive lines come from the originals: the nearer one where the pair
+ * holds it, else the blend of both where both are inactive. */
+static void restore_inactive_lines(const OmctiContext *c, int ip, int in, int64_t num,
+                                   int64_t den, OmctiPicture *out)
+{
+    if (active_area_is_full(&c->area[ip]) && active_area_is_full(&c->area[in]))
+        return;
+    OmctiPicture p, n;
+    original_picture(c, ip, &p);
+    original_picture(c, in, &n);
+    if (c->pair_holds) {
+        const int near = 2 * num <= den ? ip : in;
+        if (!active_area_is_full(&c->area[near]))
+            picture_copy(out, near == ip ? &p : &n);
+        return;
+    }
+    active_area_fill(out, &p, &c->area[ip], &n, &c->area[in], phase_weight256(num, den));
 }
 
 int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *out)
@@ -249,11 +297,12 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
         return fail(c, OMCTI_ERR_INVALID, "phase must be num/den with 0 <= num <= den");
     if (!out || out->width != c->width || out->height != c->height)
         return fail(c, OMCTI_ERR_INVALID, "output picture size differs from the stream's");
-    const OmctiFrame *prev = &c->frames[c->cur ^ 1], *next = &c->frames[c->cur];
+    const int ip = c->cur ^ 1, in = c->cur;
+    const OmctiFrame *prev = &c->frames[ip], *next = &c->frames[in];
     OmctiPicture src;
     if (num == 0 || num == den) {
         /* The originals pass through untouched. */
-        frame_as_picture(num == 0 ? prev : next, &src);
+        original_picture(c, num == 0 ? ip : in, &src);
         picture_copy(out, &src);
         return 0;
     }
@@ -263,10 +312,11 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
                   ? c->engine->interp_picture(c->eng, prev, next, num, den, out, c->err,
                                               sizeof c->err)
                   : c->filter->picture(c->filter_priv, &pair, num, den, out);
-    c->stats.interp_seconds += now_seconds() - t0;
-    c->stats.interpolated++;
     if (ret < 0)
         return c->dev_interp ? ret : fail(c, ret, "interpolation failed");
+    restore_inactive_lines(c, ip, in, num, den, out);
+    c->stats.interp_seconds += now_seconds() - t0;
+    c->stats.interpolated++;
     return 0;
 }
 
@@ -297,8 +347,10 @@ void omcti_close(OmctiContext **pc)
     if (c->eng) c->engine->destroy(&c->eng);
     if (c->filter && c->filter->uninit) c->filter->uninit(&c->filter_priv);
     motion_fields_free(&c->fields);
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++) {
         frame_free(&c->frames[i]);
+        frame_free(&c->orig[i]);
+    }
     free(c);
     *pc = NULL;
 }

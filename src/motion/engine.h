@@ -82,13 +82,15 @@ typedef struct MotionEngineVTable {
      * filter should run (the engine stays a motion engine), < 0 on error.
      * interp_pair: once per pair after estimate() (fields NULL for methods
      * without motion): the per-pair decisions; *cut as pair_is_cut().
-     * interp_picture: the picture at num/den (0 < num < den) into out. */
+     * interp_picture: the picture at num/den (0 < num < den) into out.
+     * interp_holds: after interp_pair, as the filter's pair_holds(). */
     int (*interp_init)(MotionEngine *e, const MotionInterpParams *p, char *err, size_t errlen);
     int (*interp_pair)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
                        const MotionFields *fields, int *cut, char *err, size_t errlen);
     int (*interp_picture)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
                           int64_t num, int64_t den, OmctiPicture *out, char *err,
                           size_t errlen);
+    int (*interp_holds)(MotionEngine *e);
     /* Optional: the caller's frame f (allocated for the engine's lifetime,
      * freed only after destroy()) may be pinned for direct DMA; failure is
      * not an error (the engine then copies through its own staging). */

@@ -135,6 +135,72 @@ static void test_translation(TestState *ts, OmctiMethod m, int block, int expect
     free(a.mem); free(b.mem); free(mid.mem); free(out.mem);
 }
 
+/* Letterboxed video: the picture moves between black bars. The bars must
+ * come out as bars (the filters see frames re-padded from the active area,
+ * src/active_area.h, and the context restores the bars), the picture
+ * inside must still be rebuilt exactly, and the originals pass through. */
+static void put_bars(Buf *b, int bar)
+{
+    const int w = b->pic.width, h = b->pic.height, cw = (w + 1) / 2;
+    for (int y = 0; y < h; y++)
+        if (y < bar || y >= h - bar) {
+            memset(b->pic.data[0] + y * w, 16, (size_t)w);
+            if (!(y & 1)) {
+                memset(b->pic.data[1] + (y / 2) * cw, 128, (size_t)cw);
+                memset(b->pic.data[2] + (y / 2) * cw, 128, (size_t)cw);
+            }
+        }
+}
+
+static void test_letterbox(TestState *ts, OmctiMethod m)
+{
+    const int w = 256, h = 224, bar = 24, vx = 8, vy = -4, block = 16;
+    Buf a, b, mid, out;
+    buf_alloc(&a, w, h);
+    buf_alloc(&b, w, h);
+    buf_alloc(&mid, w, h);
+    buf_alloc(&out, w, h);
+    fill(&a, 0, 0);
+    fill(&b, vx, vy);
+    fill(&mid, vx / 2, vy / 2);
+    put_bars(&a, bar);
+    put_bars(&b, bar);
+    put_bars(&mid, bar);
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.method = m;
+    s.engine = "cpu";
+    s.threads = 2;
+    s.search = OMCTI_SEARCH_FULL;
+    char err[256];
+    OmctiContext *c = NULL;
+    int ret = omcti_open(&c, &s, w, h, err, sizeof err);
+    CHECK(ts, ret == 0, "open: %s", err);
+    if (ret) return;
+    omcti_send_picture(c, &a.pic);
+    omcti_send_picture(c, &b.pic);
+    CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
+    int bad_bars = 0, bad_inside = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const int v = out.pic.data[0][y * w + x], e = mid.pic.data[0][y * w + x];
+            if (y < bar || y >= h - bar)
+                bad_bars += v != 16;
+            else if (y >= bar + 2 * block && y < h - bar - 2 * block && x >= 2 * block + 8 &&
+                     x < w - 2 * block - 8)
+                bad_inside += v != e;
+        }
+    CHECK(ts, bad_bars == 0, "%s: %d bar samples are not black", omcti_method_name(m), bad_bars);
+    CHECK(ts, bad_inside == 0, "%s: %d samples inside the letterbox differ from the translation",
+          omcti_method_name(m), bad_inside);
+    CHECK(ts, omcti_interpolate(c, 0, 2, &out.pic) == 0 && planes_equal(&a.pic, &out.pic, 0, NULL),
+          "%s: letterboxed t=0 is not prev", omcti_method_name(m));
+    CHECK(ts, omcti_interpolate(c, 2, 2, &out.pic) == 0 && planes_equal(&b.pic, &out.pic, 0, NULL),
+          "%s: letterboxed t=1 is not next", omcti_method_name(m));
+    omcti_close(&c);
+    free(a.mem); free(b.mem); free(mid.mem); free(out.mem);
+}
+
 /* Odd sizes, every phase, vectors pointing far outside: must not read
  * outside the planes (run under ASan/valgrind) and must be deterministic
  * across thread counts. */
@@ -231,6 +297,8 @@ int main(void)
     test_translation(&ts, OMCTI_METHOD_BLEND, 16, 0);
     test_odd_sizes(&ts, OMCTI_METHOD_OMCTI);
     test_odd_sizes(&ts, OMCTI_METHOD_MCTI);
+    test_letterbox(&ts, OMCTI_METHOD_OMCTI);
+    test_letterbox(&ts, OMCTI_METHOD_MCTI);
     test_scene_cut(&ts, OMCTI_SCD_AUTO);
     test_scene_cut(&ts, OMCTI_SCD_NONE);
     return test_finish(&ts, "test_filters");

@@ -1,0 +1,176 @@
+/* Inactive edge lines (src/active_area.h): detection on synthetic frames,
+ * the luma-to-chroma mapping, re-padding and the in-between fill. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/active_area.h"
+#include "src/frame.h"
+#include "tests/check.h"
+
+/* A smooth random texture, like a photograph's: random levels on an 8-pixel
+ * grid, bilinear in between; not flat anywhere, and no line stands out
+ * from its neighbours. */
+static int grid(int i, int j)
+{
+    uint32_t v = (uint32_t)i * 73856093u ^ (uint32_t)j * 19349663u;
+    v ^= v >> 13;
+    v *= 0x5bd1e995u;
+    v ^= v >> 15;
+    return 40 + (int)(v & 127);
+}
+
+static uint8_t texture(int x, int y)
+{
+    const int i = x >> 3, j = y >> 3, fx = x & 7, fy = y & 7;
+    const int top = grid(i, j) * (8 - fx) + grid(i + 1, j) * fx;
+    const int bottom = grid(i, j + 1) * (8 - fx) + grid(i + 1, j + 1) * fx;
+    return (uint8_t)((top * (8 - fy) + bottom * fy + 32) >> 6);
+}
+
+/* Luma: texture; `bar` decides which pixels are black bars (16 plus a
+ * little noise, as a lossy encoder leaves them). */
+static void fill(OmctiFrame *f, int (*bar)(int x, int y, int w, int h))
+{
+    OmctiPlane *p = &f->p[0];
+    for (int y = 0; y < p->h; y++)
+        for (int x = 0; x < p->w; x++)
+            p->data[y * p->stride + x] = bar && bar(x, y, p->w, p->h)
+                                             ? (uint8_t)(16 + (texture(x, y) & 3))
+                                             : texture(x, y);
+    for (int i = 1; i < 3; i++)
+        for (int y = 0; y < f->p[i].h; y++)
+            memset(f->p[i].data + y * f->p[i].stride, 128, (size_t)f->p[i].w);
+    frame_pad_edges(f);
+}
+
+static int letterbox(int x, int y, int w, int h) { (void)x; (void)w; return y < 20 || y >= h - 20; }
+static int pillarbox(int x, int y, int w, int h) { (void)y; (void)h; return x < 40 || x >= w - 40; }
+static int tall_bar(int x, int y, int w, int h) { (void)x; (void)w; (void)h; return y < 150; }
+static int all_dark(int x, int y, int w, int h) { (void)x; (void)y; (void)w; (void)h; return 1; }
+
+static int area_is(const ActiveArea *a, int t, int b, int l, int r)
+{
+    return a->top == t && a->bottom == b && a->left == l && a->right == r;
+}
+
+static void test_detect(TestState *ts)
+{
+    OmctiFrame f;
+    ActiveArea a;
+    frame_alloc(&f, 320, 240, 64);
+
+    fill(&f, NULL);
+    active_area_detect(&f.p[0], &a);
+    CHECK(ts, area_is(&a, 0, 0, 0, 0), "texture: %d %d %d %d", a.top, a.bottom, a.left, a.right);
+
+    fill(&f, letterbox);
+    active_area_detect(&f.p[0], &a);
+    CHECK(ts, area_is(&a, 20, 20, 0, 0), "letterbox: %d %d %d %d", a.top, a.bottom, a.left, a.right);
+
+    fill(&f, pillarbox);
+    active_area_detect(&f.p[0], &a);
+    CHECK(ts, area_is(&a, 0, 0, 40, 40), "pillarbox: %d %d %d %d", a.top, a.bottom, a.left, a.right);
+
+    /* bars end at a quarter of the picture */
+    fill(&f, tall_bar);
+    active_area_detect(&f.p[0], &a);
+    CHECK(ts, area_is(&a, 60, 0, 0, 0), "tall bar: %d %d %d %d", a.top, a.bottom, a.left, a.right);
+
+    /* an analogue capture's dimmed last row, and a first column at a third */
+    fill(&f, NULL);
+    OmctiPlane *y = &f.p[0];
+    for (int x = 0; x < y->w; x++)
+        y->data[(y->h - 1) * y->stride + x] = (uint8_t)(y->data[(y->h - 2) * y->stride + x] / 2);
+    for (int r = 0; r < y->h; r++)
+        y->data[r * y->stride] = (uint8_t)(y->data[r * y->stride + 1] / 3);
+    active_area_detect(&f.p[0], &a);
+    CHECK(ts, area_is(&a, 0, 1, 1, 0), "damaged lines: %d %d %d %d", a.top, a.bottom, a.left,
+          a.right);
+    frame_free(&f);
+
+    /* a picture that would keep too little active area counts as active */
+    frame_alloc(&f, 48, 48, 64);
+    fill(&f, all_dark);
+    active_area_detect(&f.p[0], &a);
+    CHECK(ts, area_is(&a, 0, 0, 0, 0), "tiny dark: %d %d %d %d", a.top, a.bottom, a.left, a.right);
+    frame_free(&f);
+}
+
+static void test_chroma_lines(TestState *ts)
+{
+    static const struct { int h, top, bottom, ctop, cbottom; } cases[] = {
+        { 288, 0, 0, 0, 0 }, { 288, 1, 1, 1, 1 }, { 288, 2, 2, 1, 1 }, { 288, 3, 3, 2, 2 },
+        { 289, 0, 0, 0, 0 }, { 289, 1, 1, 1, 1 }, { 289, 2, 2, 1, 2 }, { 289, 3, 3, 2, 2 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const ActiveArea a = { cases[i].top, cases[i].bottom, cases[i].top, cases[i].bottom };
+        ActiveArea c;
+        active_area_for_plane(&a, 1, cases[i].h, cases[i].h, &c);
+        CHECK(ts, c.top == cases[i].ctop && c.bottom == cases[i].cbottom &&
+                  c.left == cases[i].ctop && c.right == cases[i].cbottom,
+              "size %d, %d/%d lines: chroma %d/%d, expected %d/%d", cases[i].h, cases[i].top,
+              cases[i].bottom, c.top, c.bottom, cases[i].ctop, cases[i].cbottom);
+    }
+}
+
+static void test_repad_and_fill(TestState *ts)
+{
+    const int w = 128, h = 96;
+    OmctiFrame a, b, out;
+    frame_alloc(&a, w, h, 64);
+    frame_alloc(&b, w, h, 64);
+    frame_alloc(&out, w, h, 0);
+    fill(&a, NULL);
+    fill(&b, NULL);
+    for (int x = 0; x < w; x++) {
+        b.p[0].data[x] = 200;
+        b.p[0].data[(h - 1) * b.p[0].stride + x] = 10;
+    }
+    /* a has 2 inactive rows at the top, b 1 at the top and 3 at the bottom */
+    const ActiveArea aa = { 2, 0, 0, 0 }, ab = { 1, 3, 0, 0 };
+    OmctiPicture pa, pb, po;
+    frame_as_picture(&a, &pa);
+    frame_as_picture(&b, &pb);
+    frame_as_picture(&out, &po);
+    for (int i = 0; i < 3; i++)
+        for (int y = 0; y < out.p[i].h; y++)
+            memset(out.p[i].data + y * out.p[i].stride, 77, (size_t)out.p[i].w);
+    active_area_fill(&po, &pa, &aa, &pb, &ab, 64);
+    int bad = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            const int va = a.p[0].data[y * a.p[0].stride + x], vb = b.p[0].data[y * b.p[0].stride + x];
+            const int expect = (y < 2 || y >= h - 3) ? (va * 192 + vb * 64 + 128) >> 8 : 77;
+            bad += out.p[0].data[y * out.p[0].stride + x] != expect;
+        }
+    CHECK(ts, bad == 0, "fill: %d luma samples differ (lines of either frame, blended)", bad);
+    int cbad = 0;
+    for (int y = 0; y < out.p[1].h; y++)
+        cbad += out.p[1].data[y * out.p[1].stride] != ((y < 1 || y >= out.p[1].h - 2) ? 128 : 77);
+    CHECK(ts, cbad == 0, "fill: %d chroma rows wrong", cbad);
+
+    /* repad: the inactive lines and the padding beyond them are the active edge */
+    const ActiveArea box = { 3, 2, 5, 1 };
+    active_area_repad(&b, &box);
+    const OmctiPlane *y = &b.p[0];
+    int rbad = 0;
+    for (int r = -y->pad; r < y->h + y->pad; r++)
+        for (int x = -y->pad; x < y->w + y->pad; x++) {
+            const int sr = r < 3 ? 3 : r > h - 3 ? h - 3 : r;
+            const int sx = x < 5 ? 5 : x > w - 2 ? w - 2 : x;
+            rbad += y->data[r * y->stride + x] != y->data[sr * y->stride + sx];
+        }
+    CHECK(ts, rbad == 0, "repad: %d samples are not the nearest active one", rbad);
+    frame_free(&a);
+    frame_free(&b);
+    frame_free(&out);
+}
+
+int main(void)
+{
+    TestState ts = {0};
+    test_detect(&ts);
+    test_chroma_lines(&ts);
+    test_repad_and_fill(&ts);
+    return test_finish(&ts, "test_active_area");
+}
