@@ -294,6 +294,53 @@ T_AVX2 static uint32_t sad_32x32_avx2(const uint8_t *a, ptrdiff_t as,
     return avx2_hsum(_mm256_add_epi32(acc0, acc1));
 }
 
+T_AVX2 INLINE __m256i avx2_load_2x16(const uint8_t *p0, const uint8_t *p1)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p0)),
+                                   _mm_loadu_si128((const __m128i *)p1), 1);
+}
+
+/* One block against four candidates (diamond search), a ymm per 32 bytes of
+ * block: two rows of 16x16, one row of 32x32. Half the vpsadbw and adds of
+ * sse2_x4. */
+T_AVX2 static void x4_16x16_avx2(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                                 ptrdiff_t rs, const ptrdiff_t off[4], uint32_t out[4])
+{
+    const uint8_t *r0 = ref + off[0], *r1 = ref + off[1], *r2 = ref + off[2], *r3 = ref + off[3];
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+    for (int y = 0; y < 16; y += 2) {
+        const ptrdiff_t o = y * rs;
+        const __m256i C = avx2_load_2x16(cur + y * cs, cur + (y + 1) * cs);
+        a0 = _mm256_add_epi32(a0, _mm256_sad_epu8(C, avx2_load_2x16(r0 + o, r0 + o + rs)));
+        a1 = _mm256_add_epi32(a1, _mm256_sad_epu8(C, avx2_load_2x16(r1 + o, r1 + o + rs)));
+        a2 = _mm256_add_epi32(a2, _mm256_sad_epu8(C, avx2_load_2x16(r2 + o, r2 + o + rs)));
+        a3 = _mm256_add_epi32(a3, _mm256_sad_epu8(C, avx2_load_2x16(r3 + o, r3 + o + rs)));
+    }
+    out[0] = avx2_hsum(a0);
+    out[1] = avx2_hsum(a1);
+    out[2] = avx2_hsum(a2);
+    out[3] = avx2_hsum(a3);
+}
+
+T_AVX2 static void x4_32x32_avx2(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                                 ptrdiff_t rs, const ptrdiff_t off[4], uint32_t out[4])
+{
+    const uint8_t *r0 = ref + off[0], *r1 = ref + off[1], *r2 = ref + off[2], *r3 = ref + off[3];
+    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
+    for (int y = 0; y < 32; y++) {
+        const ptrdiff_t o = y * rs;
+        const __m256i C = avx2_loadu(cur + y * cs);
+        a0 = _mm256_add_epi32(a0, _mm256_sad_epu8(C, avx2_loadu(r0 + o)));
+        a1 = _mm256_add_epi32(a1, _mm256_sad_epu8(C, avx2_loadu(r1 + o)));
+        a2 = _mm256_add_epi32(a2, _mm256_sad_epu8(C, avx2_loadu(r2 + o)));
+        a3 = _mm256_add_epi32(a3, _mm256_sad_epu8(C, avx2_loadu(r3 + o)));
+    }
+    out[0] = avx2_hsum(a0);
+    out[1] = avx2_hsum(a1);
+    out[2] = avx2_hsum(a2);
+    out[3] = avx2_hsum(a3);
+}
+
 T_AVX2 INLINE __m256i avx2_bcast_row(const uint8_t *p, const int bw)
 {
     if (bw == 8)
@@ -527,6 +574,8 @@ void sad_dsp_init_x86(SadDSP *d, int level)
     if (level >= SAD_LEVEL_AVX2) {
         d->sad[1] = sad_16x16_avx2;
         d->sad[2] = sad_32x32_avx2;
+        d->x4[1] = x4_16x16_avx2;
+        d->x4[2] = x4_32x32_avx2;
         d->grid[0] = grid_8x8_avx2;
         d->grid[1] = grid_16x16_avx2;
         d->grid[2] = grid_32x32_avx2;
