@@ -203,7 +203,7 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
     double t0 = now_seconds();
     c->cur ^= 1;
     OmctiFrame *f = &c->frames[c->cur];
-    frame_copy_in(f, pic);
+    frame_copy_in_threads(f, pic, c->dev_interp ? 1 : c->s.threads);
     f->serial = ++c->sent;
     if (c->filter->needs_motion) {
         ActiveArea *a = &c->area[c->cur];

@@ -63,10 +63,18 @@ void frame_pad_edges(OmctiFrame *f)
 
 void frame_copy_in(OmctiFrame *f, const OmctiPicture *pic)
 {
+    frame_copy_in_threads(f, pic, 1);
+}
+
+void frame_copy_in_threads(OmctiFrame *f, const OmctiPicture *pic, int threads)
+{
     for (int i = 0; i < 3; i++) {
         OmctiPlane *p = &f->p[i];
+        const uint8_t *src = pic->data[i];
+        const ptrdiff_t ss = pic->stride[i];
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
         for (int y = 0; y < p->h; y++)
-            memcpy(p->data + y * p->stride, pic->data[i] + y * pic->stride[i], p->w);
+            memcpy(p->data + y * p->stride, src + y * ss, (size_t)p->w);
     }
     frame_pad_edges(f);
 }

@@ -32,8 +32,11 @@ typedef struct OmctiFrame {
 int  frame_alloc(OmctiFrame *f, int width, int height, int pad_luma);
 void frame_free(OmctiFrame *f);
 
-/* Copies a caller's picture in and replicates the borders. */
+/* Copies a caller's picture in and replicates the borders. With threads,
+ * thread t copies the t-th contiguous band of rows, so that the rows a
+ * thread will search (src/motion/cpu_engine.c) are already in its cache. */
 void frame_copy_in(OmctiFrame *f, const OmctiPicture *pic);
+void frame_copy_in_threads(OmctiFrame *f, const OmctiPicture *pic, int threads);
 void frame_pad_edges(OmctiFrame *f);
 
 /* Visible planes of f as a picture (no copy). */
