@@ -708,6 +708,19 @@ int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen
     snprintf(vi->pix_fmt, sizeof vi->pix_fmt, "%s", name ? name : "unknown");
     vi->converted = src != p->work_fmt;
     vi->interlace = field_order_char(par->field_order);
+    /* A YUV source's matrix, primaries and transfer survive the conversion
+     * to 8-bit 4:2:0 (swscale keeps the matrix between YUV formats); an RGB
+     * source's do not, and it is converted with swscale's default matrix. */
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(src);
+    if (desc && !(desc->flags & AV_PIX_FMT_FLAG_RGB) && par->color_space != AVCOL_SPC_RGB) {
+        vi->has_color = 1;
+        vi->color_primaries = par->color_primaries;
+        vi->color_trc = par->color_trc;
+        vi->color_space = par->color_space;
+        vi->chroma_location = desc->log2_chroma_w == 1 && desc->log2_chroma_h == 1
+                                  ? par->chroma_location
+                                  : AVCHROMA_LOC_UNSPECIFIED;
+    }
 
     *out = r;
     return 0;

@@ -373,6 +373,12 @@ static int open_encoder(VideoWriter *w, FFWriter *p, const AVOutputFormat *of,
     int full = ffio_is_j(p->in_fmt);
     if (is_yuv(pf))
         e->color_range = full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+    if (is_yuv(pf) && w->info.has_color) {
+        e->color_primaries = (enum AVColorPrimaries)w->info.color_primaries;
+        e->color_trc = (enum AVColorTransferCharacteristic)w->info.color_trc;
+        e->colorspace = (enum AVColorSpace)w->info.color_space;
+        e->chroma_sample_location = (enum AVChromaLocation)w->info.chroma_location;
+    }
 
     AVDictionary *d = NULL;
     const char *n = codec->name;
@@ -599,6 +605,10 @@ static int ff_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t e
     f->width = p->width;
     f->height = p->height;
     f->color_range = p->enc->color_range;
+    f->color_primaries = p->enc->color_primaries;
+    f->color_trc = p->enc->color_trc;
+    f->colorspace = p->enc->colorspace;
+    f->chroma_location = p->enc->chroma_sample_location;
     f->sample_aspect_ratio = p->enc->sample_aspect_ratio;
     f->pts = p->next_pts++;
 

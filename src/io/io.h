@@ -23,6 +23,12 @@ typedef struct VideoInfo {
     char pix_fmt[32];        /* the source's pixel format name             */
     int converted;           /* frames are converted to 8-bit 4:2:0        */
     char interlace;          /* y4m 'p', 't', 'b', 'm'; '?' unknown        */
+    /* The source's colour description (FFmpeg's AVColorPrimaries,
+     * AVColorTransferCharacteristic, AVColorSpace, AVChromaLocation values),
+     * carried to encoded outputs so that players show the same colours.
+     * has_color 0: not known (y4m, RGB sources). */
+    int has_color;
+    int color_primaries, color_trc, color_space, chroma_location;
 } VideoInfo;
 
 typedef struct VideoReader VideoReader;

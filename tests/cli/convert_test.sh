@@ -117,6 +117,15 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffprobe >/dev/null && command -v ffmpeg 
     run "mp4 default codec" 0 "$OMCTI" -q -i "$T/av.mkv" -o "$T/av2.mp4" --method repeat
     expect "mp4 rate" "grep -q r_frame_rate=60000/1001 <<<\"\$(probe \"$T/av2.mp4\")\""
     expect "mp4 is h264" "[ \"\$(ffprobe -v error -select_streams v -show_entries stream=codec_name -of csv=p=0 \"$T/av2.mp4\")\" = h264 ]"
+    # the source's colour description reaches encoded outputs; none is invented
+    colors() { ffprobe -v error -select_streams v:0 -show_entries stream=color_space,color_transfer,color_primaries -of csv=p=0 "$1"; }
+    ffmpeg -v error -i "$T/in.y4m" -c:v ffv1 -color_primaries bt709 -color_trc bt709 -colorspace bt709 "$T/bt709.mkv"
+    expect "colour test input tagged" "[ \"\$(colors \"$T/bt709.mkv\")\" = bt709,bt709,bt709 ]"
+    run "bt709 to mp4" 0 "$OMCTI" -q -i "$T/bt709.mkv" -o "$T/bt709.mp4"
+    expect "bt709 kept in mp4 ($(colors "$T/bt709.mp4"))" "[ \"\$(colors \"$T/bt709.mp4\")\" = bt709,bt709,bt709 ]"
+    run "bt709 to mkv lossless" 0 "$OMCTI" -q -i "$T/bt709.mkv" -o "$T/bt709-2.mkv" --lossless
+    expect "bt709 kept in mkv" "[ \"\$(colors \"$T/bt709-2.mkv\")\" = bt709,bt709,bt709 ]"
+    expect "untagged stays untagged ($(colors "$T/av2.mp4"))" "! colors \"$T/av2.mp4\" | grep -q bt"
     run "slowmo drops audio" 0 "$OMCTI" -i "$T/av.mkv" -o "$T/slow.mkv" --slowmo 2 --method repeat --lossless
     expect "slowmo notice" "grep -q 'audio is dropped' \"$T/err\""
     expect "slowmo no audio" "[ -z \"\$(ffprobe -v error -select_streams a -show_entries stream=index -of csv=p=0 \"$T/slow.mkv\")\" ]"
