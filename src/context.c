@@ -210,8 +210,10 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
         active_area_detect(&f->p[0], a);
         if (!active_area_is_full(a)) {
             OmctiFrame *o = &c->orig[c->cur];
-            if (!o->p[0].buf && frame_alloc(o, c->width, c->height, 0) < 0)
+            if (!o->p[0].buf && frame_alloc(o, c->width, c->height, 0) < 0) {
+                *a = (ActiveArea){ 0, 0, 0, 0 }; /* frames[] still holds the original */
                 return fail(c, OMCTI_ERR_NOMEM, "out of memory");
+            }
             OmctiPicture keep;
             frame_as_picture(o, &keep);
             picture_copy(&keep, pic);

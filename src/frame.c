@@ -68,11 +68,14 @@ void frame_copy_in(OmctiFrame *f, const OmctiPicture *pic)
 
 void frame_copy_in_threads(OmctiFrame *f, const OmctiPicture *pic, int threads)
 {
+    (void)threads; /* without OpenMP */
     for (int i = 0; i < 3; i++) {
         OmctiPlane *p = &f->p[i];
         const uint8_t *src = pic->data[i];
         const ptrdiff_t ss = pic->stride[i];
+#if OMCTI_HAVE_OPENMP
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+#endif
         for (int y = 0; y < p->h; y++)
             memcpy(p->data + y * p->stride, src + y * ss, (size_t)p->w);
     }

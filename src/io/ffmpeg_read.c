@@ -712,7 +712,9 @@ int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen
      * to 8-bit 4:2:0 (swscale keeps the matrix between YUV formats); an RGB
      * source's do not, and it is converted with swscale's default matrix. */
     const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(src);
-    if (desc && !(desc->flags & AV_PIX_FMT_FLAG_RGB) && par->color_space != AVCOL_SPC_RGB) {
+    if (desc && desc->nb_components >= 3 &&
+        !(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) &&
+        strncmp(desc->name, "xyz", 3) && par->color_space != AVCOL_SPC_RGB) {
         vi->has_color = 1;
         vi->color_primaries = par->color_primaries;
         vi->color_trc = par->color_trc;
