@@ -265,20 +265,20 @@ T_AVX2 INLINE uint32_t avx2_hsum(__m256i v)
     return (uint32_t)_mm_cvtsi128_si32(s) + (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(s, 8));
 }
 
+T_AVX2 INLINE __m256i avx2_load_2x16(const uint8_t *p0, const uint8_t *p1)
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p0)),
+                                   _mm_loadu_si128((const __m128i *)p1), 1);
+}
+
 /* 16x16: two rows per ymm. */
 T_AVX2 static uint32_t sad_16x16_avx2(const uint8_t *a, ptrdiff_t as,
                                       const uint8_t *b, ptrdiff_t bs)
 {
     __m256i acc = _mm256_setzero_si256();
-    for (int y = 0; y < 16; y += 2) {
-        const __m256i va = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(a + y * as))),
-            _mm_loadu_si128((const __m128i *)(a + (y + 1) * as)), 1);
-        const __m256i vb = _mm256_inserti128_si256(
-            _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(b + y * bs))),
-            _mm_loadu_si128((const __m128i *)(b + (y + 1) * bs)), 1);
-        acc = _mm256_add_epi32(acc, _mm256_sad_epu8(va, vb));
-    }
+    for (int y = 0; y < 16; y += 2)
+        acc = _mm256_add_epi32(acc, _mm256_sad_epu8(avx2_load_2x16(a + y * as, a + (y + 1) * as),
+                                                    avx2_load_2x16(b + y * bs, b + (y + 1) * bs)));
     return avx2_hsum(acc);
 }
 
@@ -294,51 +294,43 @@ T_AVX2 static uint32_t sad_32x32_avx2(const uint8_t *a, ptrdiff_t as,
     return avx2_hsum(_mm256_add_epi32(acc0, acc1));
 }
 
-T_AVX2 INLINE __m256i avx2_load_2x16(const uint8_t *p0, const uint8_t *p1)
+/* 32 bytes of block rows at p, stride ps, from row y: two rows of a 16-wide
+ * block, one row of a 32-wide one. */
+T_AVX2 INLINE __m256i avx2_rows32(const uint8_t *p, ptrdiff_t ps, int y, const int bw)
 {
-    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p0)),
-                                   _mm_loadu_si128((const __m128i *)p1), 1);
+    return bw == 16 ? avx2_load_2x16(p + y * ps, p + (y + 1) * ps) : avx2_loadu(p + y * ps);
 }
 
 /* One block against four candidates (diamond search), a ymm per 32 bytes of
- * block: two rows of 16x16, one row of 32x32. Half the vpsadbw and adds of
- * sse2_x4. */
-T_AVX2 static void x4_16x16_avx2(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
-                                 ptrdiff_t rs, const ptrdiff_t off[4], uint32_t out[4])
+ * block: half the vpsadbw and adds of sse2_x4. bw 16 or 32. */
+T_AVX2 INLINE void avx2_x4(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
+                           const ptrdiff_t off[4], uint32_t out[4], const int bw)
 {
     const uint8_t *r0 = ref + off[0], *r1 = ref + off[1], *r2 = ref + off[2], *r3 = ref + off[3];
     __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
-    for (int y = 0; y < 16; y += 2) {
-        const ptrdiff_t o = y * rs;
-        const __m256i C = avx2_load_2x16(cur + y * cs, cur + (y + 1) * cs);
-        a0 = _mm256_add_epi32(a0, _mm256_sad_epu8(C, avx2_load_2x16(r0 + o, r0 + o + rs)));
-        a1 = _mm256_add_epi32(a1, _mm256_sad_epu8(C, avx2_load_2x16(r1 + o, r1 + o + rs)));
-        a2 = _mm256_add_epi32(a2, _mm256_sad_epu8(C, avx2_load_2x16(r2 + o, r2 + o + rs)));
-        a3 = _mm256_add_epi32(a3, _mm256_sad_epu8(C, avx2_load_2x16(r3 + o, r3 + o + rs)));
+    for (int y = 0; y < bw; y += 32 / bw) {
+        const __m256i C = avx2_rows32(cur, cs, y, bw);
+        a0 = _mm256_add_epi32(a0, _mm256_sad_epu8(C, avx2_rows32(r0, rs, y, bw)));
+        a1 = _mm256_add_epi32(a1, _mm256_sad_epu8(C, avx2_rows32(r1, rs, y, bw)));
+        a2 = _mm256_add_epi32(a2, _mm256_sad_epu8(C, avx2_rows32(r2, rs, y, bw)));
+        a3 = _mm256_add_epi32(a3, _mm256_sad_epu8(C, avx2_rows32(r3, rs, y, bw)));
     }
     out[0] = avx2_hsum(a0);
     out[1] = avx2_hsum(a1);
     out[2] = avx2_hsum(a2);
     out[3] = avx2_hsum(a3);
+}
+
+T_AVX2 static void x4_16x16_avx2(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
+                                 ptrdiff_t rs, const ptrdiff_t off[4], uint32_t out[4])
+{
+    avx2_x4(cur, cs, ref, rs, off, out, 16);
 }
 
 T_AVX2 static void x4_32x32_avx2(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
                                  ptrdiff_t rs, const ptrdiff_t off[4], uint32_t out[4])
 {
-    const uint8_t *r0 = ref + off[0], *r1 = ref + off[1], *r2 = ref + off[2], *r3 = ref + off[3];
-    __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;
-    for (int y = 0; y < 32; y++) {
-        const ptrdiff_t o = y * rs;
-        const __m256i C = avx2_loadu(cur + y * cs);
-        a0 = _mm256_add_epi32(a0, _mm256_sad_epu8(C, avx2_loadu(r0 + o)));
-        a1 = _mm256_add_epi32(a1, _mm256_sad_epu8(C, avx2_loadu(r1 + o)));
-        a2 = _mm256_add_epi32(a2, _mm256_sad_epu8(C, avx2_loadu(r2 + o)));
-        a3 = _mm256_add_epi32(a3, _mm256_sad_epu8(C, avx2_loadu(r3 + o)));
-    }
-    out[0] = avx2_hsum(a0);
-    out[1] = avx2_hsum(a1);
-    out[2] = avx2_hsum(a2);
-    out[3] = avx2_hsum(a3);
+    avx2_x4(cur, cs, ref, rs, off, out, 32);
 }
 
 T_AVX2 INLINE __m256i avx2_bcast_row(const uint8_t *p, const int bw)
