@@ -53,28 +53,27 @@ static int area_is(const ActiveArea *a, int t, int b, int l, int r)
     return a->top == t && a->bottom == b && a->left == l && a->right == r;
 }
 
+static void expect_area(TestState *ts, const OmctiFrame *f, const char *what, int t, int b,
+                        int l, int r)
+{
+    ActiveArea a;
+    active_area_detect(&f->p[0], &a);
+    CHECK(ts, area_is(&a, t, b, l, r), "%s: %d %d %d %d", what, a.top, a.bottom, a.left, a.right);
+}
+
 static void test_detect(TestState *ts)
 {
     OmctiFrame f;
-    ActiveArea a;
     frame_alloc(&f, 320, 240, 64);
-
     fill(&f, NULL);
-    active_area_detect(&f.p[0], &a);
-    CHECK(ts, area_is(&a, 0, 0, 0, 0), "texture: %d %d %d %d", a.top, a.bottom, a.left, a.right);
-
+    expect_area(ts, &f, "texture", 0, 0, 0, 0);
     fill(&f, letterbox);
-    active_area_detect(&f.p[0], &a);
-    CHECK(ts, area_is(&a, 20, 20, 0, 0), "letterbox: %d %d %d %d", a.top, a.bottom, a.left, a.right);
-
+    expect_area(ts, &f, "letterbox", 20, 20, 0, 0);
     fill(&f, pillarbox);
-    active_area_detect(&f.p[0], &a);
-    CHECK(ts, area_is(&a, 0, 0, 40, 40), "pillarbox: %d %d %d %d", a.top, a.bottom, a.left, a.right);
-
+    expect_area(ts, &f, "pillarbox", 0, 0, 40, 40);
     /* bars end at a quarter of the picture */
     fill(&f, tall_bar);
-    active_area_detect(&f.p[0], &a);
-    CHECK(ts, area_is(&a, 60, 0, 0, 0), "tall bar: %d %d %d %d", a.top, a.bottom, a.left, a.right);
+    expect_area(ts, &f, "tall bar", 60, 0, 0, 0);
 
     /* an analogue capture's dimmed last row, and a first column at a third */
     fill(&f, NULL);
@@ -83,16 +82,13 @@ static void test_detect(TestState *ts)
         y->data[(y->h - 1) * y->stride + x] = (uint8_t)(y->data[(y->h - 2) * y->stride + x] / 2);
     for (int r = 0; r < y->h; r++)
         y->data[r * y->stride] = (uint8_t)(y->data[r * y->stride + 1] / 3);
-    active_area_detect(&f.p[0], &a);
-    CHECK(ts, area_is(&a, 0, 1, 1, 0), "damaged lines: %d %d %d %d", a.top, a.bottom, a.left,
-          a.right);
+    expect_area(ts, &f, "damaged lines", 0, 1, 1, 0);
     frame_free(&f);
 
     /* a picture that would keep too little active area counts as active */
     frame_alloc(&f, 48, 48, 64);
     fill(&f, all_dark);
-    active_area_detect(&f.p[0], &a);
-    CHECK(ts, area_is(&a, 0, 0, 0, 0), "tiny dark: %d %d %d %d", a.top, a.bottom, a.left, a.right);
+    expect_area(ts, &f, "tiny dark", 0, 0, 0, 0);
     frame_free(&f);
 }
 
@@ -139,7 +135,8 @@ static void test_repad_and_fill(TestState *ts)
     int bad = 0;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            const int va = a.p[0].data[y * a.p[0].stride + x], vb = b.p[0].data[y * b.p[0].stride + x];
+            const int va = a.p[0].data[y * a.p[0].stride + x];
+            const int vb = b.p[0].data[y * b.p[0].stride + x];
             const int expect = (y < 2 || y >= h - 3) ? (va * 192 + vb * 64 + 128) >> 8 : 77;
             bad += out.p[0].data[y * out.p[0].stride + x] != expect;
         }

@@ -87,6 +87,49 @@ static void test_masks(TestState *ts)
         }
 }
 
+/* A pair of pictures of the texture, the second shifted by (vx, vy), the
+ * exact middle picture, and room for the output. */
+typedef struct Shift {
+    Buf a, b, mid, out;
+} Shift;
+
+static void shift_alloc(Shift *sh, int w, int h, int vx, int vy)
+{
+    buf_alloc(&sh->a, w, h);
+    buf_alloc(&sh->b, w, h);
+    buf_alloc(&sh->mid, w, h);
+    buf_alloc(&sh->out, w, h);
+    fill(&sh->a, 0, 0);
+    fill(&sh->b, vx, vy);
+    fill(&sh->mid, vx / 2, vy / 2);
+}
+
+static void shift_free(Shift *sh)
+{
+    free(sh->a.mem); free(sh->b.mem); free(sh->mid.mem); free(sh->out.mem);
+}
+
+/* A CPU context with full search (exact vectors on any texture: these
+ * tests are about the filters) that has been sent both pictures. */
+static OmctiContext *open_with_pair(TestState *ts, OmctiMethod m, int block, const Shift *sh)
+{
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.method = m;
+    s.engine = "cpu";
+    s.block = block;
+    s.threads = 2;
+    s.search = OMCTI_SEARCH_FULL;
+    char err[256];
+    OmctiContext *c = NULL;
+    int ret = omcti_open(&c, &s, sh->a.pic.width, sh->a.pic.height, err, sizeof err);
+    CHECK(ts, ret == 0, "open: %s", err);
+    if (ret) return NULL;
+    omcti_send_picture(c, &sh->a.pic);
+    omcti_send_picture(c, &sh->b.pic);
+    return c;
+}
+
 /* A global translation by an even vector: the middle picture is the texture
  * shifted by half of it, exactly; omcti and mcti must rebuild it bit for bit
  * away from the borders, repeat and blend must not. */
@@ -94,31 +137,13 @@ static void test_translation(TestState *ts, OmctiMethod m, int block, int expect
 {
     /* multiples of 4, so that the half-way chroma shift is whole too */
     const int w = 256, h = 224, vx = 8, vy = -4;
-    Buf a, b, mid, out;
-    buf_alloc(&a, w, h);
-    buf_alloc(&b, w, h);
-    buf_alloc(&mid, w, h);
-    buf_alloc(&out, w, h);
-    fill(&a, 0, 0);
-    fill(&b, vx, vy);
-    fill(&mid, vx / 2, vy / 2);
-    OmctiSettings s;
-    omcti_default_settings(&s);
-    s.method = m;
-    s.engine = "cpu";
-    s.block = block;
-    s.threads = 2;
-    s.search = OMCTI_SEARCH_FULL;   /* exact vectors on any texture: this tests the filter */
-    char err[256];
-    OmctiContext *c = NULL;
-    int ret = omcti_open(&c, &s, w, h, err, sizeof err);
-    CHECK(ts, ret == 0, "open: %s", err);
-    if (ret) return;
-    omcti_send_picture(c, &a.pic);
-    omcti_send_picture(c, &b.pic);
-    CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
+    Shift sh;
+    shift_alloc(&sh, w, h, vx, vy);
+    OmctiContext *c = open_with_pair(ts, m, block, &sh);
+    if (!c) { shift_free(&sh); return; }
+    CHECK(ts, omcti_interpolate(c, 1, 2, &sh.out.pic) == 0, "interpolate");
     int md;
-    const int exact = planes_equal(&mid.pic, &out.pic, 2 * block + 8, &md);
+    const int exact = planes_equal(&sh.mid.pic, &sh.out.pic, 2 * block + 8, &md);
     CHECK(ts, exact >= 0, "picture too small for the margin");
     if (expect_exact)
         CHECK(ts, exact == 1, "%s block %d: translation not exact (max diff %d)",
@@ -126,13 +151,15 @@ static void test_translation(TestState *ts, OmctiMethod m, int block, int expect
     else
         CHECK(ts, exact == 0, "%s: unexpectedly exact on a translation", omcti_method_name(m));
     /* t = 0 and t = 1 are the originals, bit for bit */
-    CHECK(ts, omcti_interpolate(c, 0, 3, &out.pic) == 0 && planes_equal(&a.pic, &out.pic, 0, NULL),
+    CHECK(ts, omcti_interpolate(c, 0, 3, &sh.out.pic) == 0 &&
+              planes_equal(&sh.a.pic, &sh.out.pic, 0, NULL),
           "%s: t=0 is not prev", omcti_method_name(m));
-    CHECK(ts, omcti_interpolate(c, 3, 3, &out.pic) == 0 && planes_equal(&b.pic, &out.pic, 0, NULL),
+    CHECK(ts, omcti_interpolate(c, 3, 3, &sh.out.pic) == 0 &&
+              planes_equal(&sh.b.pic, &sh.out.pic, 0, NULL),
           "%s: t=1 is not next", omcti_method_name(m));
     CHECK(ts, !omcti_pair_is_cut(c), "%s: a translation judged a cut", omcti_method_name(m));
     omcti_close(&c);
-    free(a.mem); free(b.mem); free(mid.mem); free(out.mem);
+    shift_free(&sh);
 }
 
 /* Letterboxed video: the picture moves between black bars. The bars must
@@ -155,35 +182,18 @@ static void put_bars(Buf *b, int bar)
 static void test_letterbox(TestState *ts, OmctiMethod m)
 {
     const int w = 256, h = 224, bar = 24, vx = 8, vy = -4, block = 16;
-    Buf a, b, mid, out;
-    buf_alloc(&a, w, h);
-    buf_alloc(&b, w, h);
-    buf_alloc(&mid, w, h);
-    buf_alloc(&out, w, h);
-    fill(&a, 0, 0);
-    fill(&b, vx, vy);
-    fill(&mid, vx / 2, vy / 2);
-    put_bars(&a, bar);
-    put_bars(&b, bar);
-    put_bars(&mid, bar);
-    OmctiSettings s;
-    omcti_default_settings(&s);
-    s.method = m;
-    s.engine = "cpu";
-    s.threads = 2;
-    s.search = OMCTI_SEARCH_FULL;
-    char err[256];
-    OmctiContext *c = NULL;
-    int ret = omcti_open(&c, &s, w, h, err, sizeof err);
-    CHECK(ts, ret == 0, "open: %s", err);
-    if (ret) return;
-    omcti_send_picture(c, &a.pic);
-    omcti_send_picture(c, &b.pic);
-    CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
+    Shift sh;
+    shift_alloc(&sh, w, h, vx, vy);
+    put_bars(&sh.a, bar);
+    put_bars(&sh.b, bar);
+    put_bars(&sh.mid, bar);
+    OmctiContext *c = open_with_pair(ts, m, block, &sh);
+    if (!c) { shift_free(&sh); return; }
+    CHECK(ts, omcti_interpolate(c, 1, 2, &sh.out.pic) == 0, "interpolate");
     int bad_bars = 0, bad_inside = 0;
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
-            const int v = out.pic.data[0][y * w + x], e = mid.pic.data[0][y * w + x];
+            const int v = sh.out.pic.data[0][y * w + x], e = sh.mid.pic.data[0][y * w + x];
             if (y < bar || y >= h - bar)
                 bad_bars += v != 16;
             else if (y >= bar + 2 * block && y < h - bar - 2 * block && x >= 2 * block + 8 &&
@@ -193,12 +203,14 @@ static void test_letterbox(TestState *ts, OmctiMethod m)
     CHECK(ts, bad_bars == 0, "%s: %d bar samples are not black", omcti_method_name(m), bad_bars);
     CHECK(ts, bad_inside == 0, "%s: %d samples inside the letterbox differ from the translation",
           omcti_method_name(m), bad_inside);
-    CHECK(ts, omcti_interpolate(c, 0, 2, &out.pic) == 0 && planes_equal(&a.pic, &out.pic, 0, NULL),
+    CHECK(ts, omcti_interpolate(c, 0, 2, &sh.out.pic) == 0 &&
+              planes_equal(&sh.a.pic, &sh.out.pic, 0, NULL),
           "%s: letterboxed t=0 is not prev", omcti_method_name(m));
-    CHECK(ts, omcti_interpolate(c, 2, 2, &out.pic) == 0 && planes_equal(&b.pic, &out.pic, 0, NULL),
+    CHECK(ts, omcti_interpolate(c, 2, 2, &sh.out.pic) == 0 &&
+              planes_equal(&sh.b.pic, &sh.out.pic, 0, NULL),
           "%s: letterboxed t=1 is not next", omcti_method_name(m));
     omcti_close(&c);
-    free(a.mem); free(b.mem); free(mid.mem); free(out.mem);
+    shift_free(&sh);
 }
 
 /* Odd sizes, every phase, vectors pointing far outside: must not read
