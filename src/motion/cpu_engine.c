@@ -121,9 +121,10 @@ static int cpu_create(MotionEngine **pe, const MotionParams *p, char *err, size_
 
 /* Searches one row of blocks of cur in ref; returns candidates evaluated.
  * Results are gathered on the stack and stored a run of blocks at a time:
- * neighbouring rows belong to different threads and share cache lines of
- * the field (a CIF row is 88 bytes), and a store per block made the two
- * threads take those lines from each other block by block. */
+ * rows at a share's edge, or taken by a thread helping another, belong to
+ * different threads and share cache lines of the field (a CIF row is 88
+ * bytes); a store per block made the threads take those lines from each
+ * other block by block. */
 enum { ROW_RUN = 64 };
 
 static uint64_t search_block_row(MeSearch *s, OmctiSearch method, const OmctiPlane *cur,
@@ -169,9 +170,10 @@ static uint64_t search_unit(MeSearch *s, OmctiSearch method, const OmctiPlane *a
  * split as the copy-in (context.c) and the filters' bands, so each core
  * searches rows it already holds in cache; one that finishes early takes
  * units from the others' shares (uneven motion: a static sky above a
- * moving crowd). Measured at CIF on 2 threads: one row per grab 0.095 ms,
- * these shares 0.082 ms per pair. Which thread searches a unit does not
- * change its result. */
+ * moving crowd). Measured at CIF diamond search on 2 threads: one row per
+ * grab 0.095 ms per pair, these shares 0.085, with the copy-in split the
+ * same way 0.071-0.078. Which thread searches a unit does not change its
+ * result. */
 static uint64_t estimate_shared(MotionEngine *e, OmctiSearch method, const OmctiPlane *a,
                                 const OmctiPlane *b, MotionFields *out, int units)
 {
