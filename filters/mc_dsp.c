@@ -1,9 +1,8 @@
 /* C reference of the filter DSP table (mc_dsp.h) and the run-time choice. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "filters/mc_dsp.h"
-#include "src/motion/sad.h"
+#include "src/cpu.h"
 
 const int8_t mc_cubic_taps[16][4] = {
     {0, 64, 0, 0},    {-2, 64, 2, 0},   {-3, 61, 6, 0},   {-4, 59, 10, -1},
@@ -88,31 +87,15 @@ static void put_c(uint8_t *dst, ptrdiff_t ds, const uint16_t *o, ptrdiff_t ps, i
             dst[x] = (uint8_t)((o[x] + 8) >> 4);
 }
 
-void mc_dsp_init(McDSP *d, int max_level)
+void mc_dsp_init(McDSP *d)
 {
     d->pred2 = pred2_c;
     d->sad_bilin = sad_bilin_c;
     d->sad = sad_c;
     d->obmc = obmc_c;
     d->put = put_c;
-    d->level = SAD_LEVEL_C;
-    int level = sad_cpu_level();
-    if (level > max_level)
-        level = max_level;
+    d->level = CPU_LEVEL_C;
 #if defined(__x86_64__) || defined(__i386__)
-    if (level >= SAD_LEVEL_AVX2)
-        mc_dsp_init_x86(d, level);
+    mc_dsp_init_x86(d, cpu_flags());
 #endif
-}
-
-int mc_dsp_default_level(void)
-{
-    int level = SAD_LEVEL_MAX;
-    const char *e = getenv("OMCTI_FILTER_SIMD");
-    if (e) {
-        for (int l = 0; l < SAD_LEVEL_COUNT; l++)
-            if (!strcmp(e, sad_level_name(l)))
-                level = l;
-    }
-    return level;
 }

@@ -1,5 +1,4 @@
 /* Scene-cut detection with bounded temporal context (scenecut.h). */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "src/common.h"
@@ -47,11 +46,6 @@ uint32_t scenecut_pair_cost(const FilterPair *pair, int threads)
     const uint64_t r = res * 256 / npix;               /* residual, 1/256 */
     const uint64_t a = apix ? act * 256 / apix : 0;     /* activity, 1/256 */
     const uint64_t cost = r * 256 / (a + 256);
-#ifdef OMCTI_DEV_TUNING
-    if (getenv("OMCTI_SCD_DUMP"))
-        fprintf(stderr, "scd %llu resid %.3f act %.3f cost %.3f\n",
-                (unsigned long long)pair->next->serial, r / 256.0, a / 256.0, cost / 256.0);
-#endif
     return (uint32_t)(cost > UINT32_MAX ? UINT32_MAX : cost);
 }
 

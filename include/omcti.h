@@ -145,6 +145,20 @@ void omcti_close(OmctiContext **ctx);
  * container cpuset); what threads = 0 uses. */
 int omcti_cpu_count(void);
 
+/* CPU features the optimised (SIMD) functions may use. */
+enum {
+    OMCTI_CPU_FLAG_SSE2       = 1 << 0,
+    OMCTI_CPU_FLAG_AVX2       = 1 << 1,
+    OMCTI_CPU_FLAG_AVX512     = 1 << 2, /* AVX-512 F, BW and VL          */
+    OMCTI_CPU_FLAG_AVX512VBMI = 1 << 3,
+};
+
+/* Lets the library use only the CPU features in mask (default: all the
+ * CPU has) in contexts opened afterwards. Process-wide, like dav1d's
+ * dav1d_set_cpu_flags_mask(): for tests and benchmarks; every variant
+ * gives the same output, so only the speed changes. */
+void omcti_set_cpu_flags_mask(unsigned mask);
+
 /* Whether an engine of that name can run here ("cpu", "cuda"): the number
  * of its devices (CUDA GPUs; 1 for cpu), 0 when it cannot; why not goes to
  * err. */

@@ -54,16 +54,6 @@ static int is_mc(int method)
 
 int cuda_interp_init(MotionEngine *e, const MotionInterpParams *p, char *err, size_t errlen)
 {
-    /* OMCTI_CUDA_INTERP=0: the engine only searches (comparisons, and a
-     * way out should a GPU filter ever be suspected). */
-    const char *env = getenv("OMCTI_CUDA_INTERP");
-    if (env && !strcmp(env, "0"))
-        return 0;
-#ifdef OMCTI_DEV_TUNING
-    /* The kernels implement mc.c's default tuning only. */
-    if (getenv("OMCTI_TUNE"))
-        return 0;
-#endif
     if (p->method < 0 || p->method >= OMCTI_METHOD_COUNT)
         return 0;
     CUDA_CHECK(cudaSetDevice(e->dev));
@@ -120,7 +110,7 @@ int cuda_interp_init(MotionEngine *e, const MotionInterpParams *p, char *err, si
             for (int y = 0; y < bs; y++)
                 for (int x = 0; x < bs; x++) {
                     int wk[3];
-                    mc_mask_weights(MC_MASK_H263, bs, x, y, wk);
+                    mc_mask_weights(bs, x, y, wk);
                     for (int k = 0; k < 3; k++)
                         mask[c][k][y * bs + x] = (int16_t)wk[k];
                 }

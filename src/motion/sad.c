@@ -74,28 +74,7 @@ static void grid_32x32_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
     grid_c(cur, cs, ref, rs, nx, ny, out, os, 32);
 }
 
-int sad_cpu_level(void)
-{
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2"))
-        return SAD_LEVEL_AVX512;
-    if (__builtin_cpu_supports("avx2"))
-        return SAD_LEVEL_AVX2;
-    if (__builtin_cpu_supports("sse2"))
-        return SAD_LEVEL_SSE2;
-#endif
-    return SAD_LEVEL_C;
-}
-
-const char *sad_level_name(int level)
-{
-    static const char *const names[SAD_LEVEL_COUNT] = { "c", "sse2", "avx2", "avx512" };
-    return level >= 0 && level < SAD_LEVEL_COUNT ? names[level] : "?";
-}
-
-void sad_dsp_init(SadDSP *d, int max_level)
+void sad_dsp_init(SadDSP *d)
 {
     d->sad[0] = sad_8x8_c;
     d->sad[1] = sad_16x16_c;
@@ -106,13 +85,11 @@ void sad_dsp_init(SadDSP *d, int max_level)
     d->grid[0] = grid_8x8_c;
     d->grid[1] = grid_16x16_c;
     d->grid[2] = grid_32x32_c;
-    d->level = SAD_LEVEL_C;
+    d->level = CPU_LEVEL_C;
 
-    int level = sad_cpu_level();
-    if (max_level < level)
-        level = max_level < SAD_LEVEL_C ? SAD_LEVEL_C : max_level;
+    const int level = cpu_level_of(cpu_flags());
 #if defined(__x86_64__) || defined(__i386__)
-    if (level > SAD_LEVEL_C)
+    if (level > CPU_LEVEL_C)
         sad_dsp_init_x86(d, level);
 #endif
 }

@@ -21,14 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum {
-    SAD_LEVEL_C = 0,
-    SAD_LEVEL_SSE2,
-    SAD_LEVEL_AVX2,
-    SAD_LEVEL_AVX512,   /* AVX-512 F + BW + VL                            */
-    SAD_LEVEL_COUNT,
-    SAD_LEVEL_MAX = SAD_LEVEL_COUNT - 1,
-};
+#include "src/cpu.h"
+
 
 /* Index of a block size in the tables: 8 -> 0, 16 -> 1, 32 -> 2, else -1. */
 static inline int sad_size_index(int block)
@@ -55,15 +49,11 @@ typedef struct SadDSP {
     SadBlockFn sad[3];   /* 8x8, 16x16, 32x32 */
     SadX4Fn    x4[3];
     SadGridFn  grid[3];
-    int level;           /* SAD_LEVEL_* actually used */
+    int level;           /* CPU_LEVEL_* actually used */
 } SadDSP;
 
-/* Highest level this CPU (and OS) supports. */
-int sad_cpu_level(void);
-const char *sad_level_name(int level);
-
-/* Fills d with the best variants up to min(max_level, sad_cpu_level()). */
-void sad_dsp_init(SadDSP *d, int max_level);
+/* Fills d with the best variants the CPU flags allow (src/cpu.h). */
+void sad_dsp_init(SadDSP *d);
 
 #if defined(__x86_64__) || defined(__i386__)
 /* sad_x86.c: overrides the entries of d for the given (supported) level. */

@@ -551,7 +551,7 @@ T_AVX512 static void grid_32x32_avx512(const uint8_t *cur, ptrdiff_t cs, const u
 
 void sad_dsp_init_x86(SadDSP *d, int level)
 {
-    if (level >= SAD_LEVEL_SSE2) {
+    if (level >= CPU_LEVEL_SSE2) {
         d->sad[0] = sad_8x8_sse2;
         d->sad[1] = sad_16x16_sse2;
         d->sad[2] = sad_32x32_sse2;
@@ -561,9 +561,9 @@ void sad_dsp_init_x86(SadDSP *d, int level)
         d->grid[0] = grid_8x8_sse2;
         d->grid[1] = grid_16x16_sse2;
         d->grid[2] = grid_32x32_sse2;
-        d->level = SAD_LEVEL_SSE2;
+        d->level = CPU_LEVEL_SSE2;
     }
-    if (level >= SAD_LEVEL_AVX2) {
+    if (level >= CPU_LEVEL_AVX2) {
         d->sad[1] = sad_16x16_avx2;
         d->sad[2] = sad_32x32_avx2;
         d->x4[1] = x4_16x16_avx2;
@@ -571,12 +571,12 @@ void sad_dsp_init_x86(SadDSP *d, int level)
         d->grid[0] = grid_8x8_avx2;
         d->grid[1] = grid_16x16_avx2;
         d->grid[2] = grid_32x32_avx2;
-        d->level = SAD_LEVEL_AVX2;
+        d->level = CPU_LEVEL_AVX2;
     }
-    if (level >= SAD_LEVEL_AVX512) {
+    if (level >= CPU_LEVEL_AVX512) {
         d->grid[0] = grid_8x8_avx512;
         d->grid[1] = grid_16x16_avx512;
         d->grid[2] = grid_32x32_avx512;
-        d->level = SAD_LEVEL_AVX512;
+        d->level = CPU_LEVEL_AVX512;
     }
 }

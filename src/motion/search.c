@@ -73,8 +73,8 @@ int me_search_init(MeSearch *s, const SadDSP *dsp, int block, int range)
      * level decides only so that tests forcing a level stay on it. */
     s->pick = pick_best_c;
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (dsp->level >= SAD_LEVEL_AVX512) s->pick = pick_best_avx512;
-    else if (dsp->level >= SAD_LEVEL_AVX2) s->pick = pick_best_avx2;
+    if (dsp->level >= CPU_LEVEL_AVX512) s->pick = pick_best_avx512;
+    else if (dsp->level >= CPU_LEVEL_AVX2) s->pick = pick_best_avx2;
 #endif
     return 0;
 }

@@ -101,7 +101,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         for (int y = 0; y < bs; y++)
             for (int x = 0; x < bs; x++) {
                 int wk[3];
-                mc_mask_weights(MC_MASK_H263, bs, x, y, wk);
+                mc_mask_weights(bs, x, y, wk);
                 for (int k = 0; k < 3; k++)
                     mask[c][k][y * bs + x] = (int16_t)wk[k];
             }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "filters/mc_dsp.h"
+#include "src/cpu.h"
 #include "src/motion/sad.h"
 
 static uint32_t rng_next(uint64_t *s)
@@ -53,21 +54,23 @@ static int plane_alloc(Plane *p, uint64_t *s, int rows_before, int rows, int col
 
 int main(void)
 {
-    const int cpu = sad_cpu_level();
+    const int cpu = cpu_level_of(cpu_detect_flags());
     McDSP ref;
-    mc_dsp_init(&ref, SAD_LEVEL_C);
+    omcti_set_cpu_flags_mask(cpu_level_flags(CPU_LEVEL_C));
+        mc_dsp_init(&ref);
     uint64_t seed = 0x243f6a8885a308d3ull;
     int failures = 0;
 
-    for (int level = SAD_LEVEL_AVX2; level <= SAD_LEVEL_MAX; level++) {
+    for (int level = CPU_LEVEL_AVX2; level <= CPU_LEVEL_MAX; level++) {
         if (level > cpu) {
-            printf("SKIP mc_dsp %-6s (not supported by this CPU)\n", sad_level_name(level));
+            printf("SKIP mc_dsp %-6s (not supported by this CPU)\n", cpu_level_name(level));
             continue;
         }
         McDSP d;
-        mc_dsp_init(&d, level);
-        if (d.level != level && !(level == SAD_LEVEL_AVX512 && d.level == SAD_LEVEL_AVX2)) {
-            printf("FAIL mc_dsp %-6s: init gave level %d\n", sad_level_name(level), d.level);
+        omcti_set_cpu_flags_mask(cpu_level_flags(level));
+        mc_dsp_init(&d);
+        if (d.level != level && !(level == CPU_LEVEL_AVX512 && d.level == CPU_LEVEL_AVX2)) {
+            printf("FAIL mc_dsp %-6s: init gave level %d\n", cpu_level_name(level), d.level);
             failures++;
             continue;
         }
@@ -94,7 +97,7 @@ int main(void)
                 if (memcmp(a, b, sizeof a)) {
                     if (!bad[0])
                         printf("  pred2 %s mismatch: %dx%d frac %d,%d / %d,%d wt %d\n",
-                               sad_level_name(level), w, h, pfx, pfy, nfx, nfy, wt);
+                               cpu_level_name(level), w, h, pfx, pfy, nfx, nfy, wt);
                     bad[0]++;
                 }
                 cases[0]++;
@@ -115,7 +118,7 @@ int main(void)
                 if (r1 != o1) {
                     if (!bad[1])
                         printf("  sad_bilin %s mismatch: %dx%d frac %d,%d / %d,%d: %u != %u\n",
-                               sad_level_name(level), w, h, pfx, pfy, nfx, nfy, o1, r1);
+                               cpu_level_name(level), w, h, pfx, pfy, nfx, nfy, o1, r1);
                     bad[1]++;
                 }
                 cases[1]++;
@@ -123,7 +126,7 @@ int main(void)
                 const uint32_t o2 = d.sad(P.org, P.stride, N.org, N.stride, w, h);
                 if (r2 != o2) {
                     if (!bad[2])
-                        printf("  sad %s mismatch: %dx%d: %u != %u\n", sad_level_name(level), w,
+                        printf("  sad %s mismatch: %dx%d: %u != %u\n", cpu_level_name(level), w,
                                h, o2, r2);
                     bad[2]++;
                 }
@@ -152,7 +155,7 @@ int main(void)
                 d.obmc(b, ds, o, hp, vp, ps, k0, k1, k2, ks, w, h);
                 if (memcmp(a, b, sizeof a)) {
                     if (!bad[3])
-                        printf("  obmc %s mismatch: %dx%d\n", sad_level_name(level), w, h);
+                        printf("  obmc %s mismatch: %dx%d\n", cpu_level_name(level), w, h);
                     bad[3]++;
                 }
                 cases[3]++;
@@ -162,7 +165,7 @@ int main(void)
                 d.put(b, ds, o, ps, w, h);
                 if (memcmp(a, b, sizeof a)) {
                     if (!bad[4])
-                        printf("  put %s mismatch: %dx%d\n", sad_level_name(level), w, h);
+                        printf("  put %s mismatch: %dx%d\n", cpu_level_name(level), w, h);
                     bad[4]++;
                 }
                 cases[4]++;
@@ -171,7 +174,7 @@ int main(void)
         static const char *const names[5] = { "pred2", "sad_bilin", "sad", "obmc", "put" };
         for (int k = 0; k < 5; k++) {
             printf("%s mc_dsp %-6s %-9s %d random cases, %d mismatches\n", bad[k] ? "FAIL" : "PASS",
-                   sad_level_name(level), names[k], cases[k], bad[k]);
+                   cpu_level_name(level), names[k], cases[k], bad[k]);
             failures += bad[k] != 0;
         }
     }
@@ -179,7 +182,8 @@ int main(void)
     /* The check itself must be able to fail: a changed tap is detected. */
     {
         McDSP d;
-        mc_dsp_init(&d, SAD_LEVEL_MAX);
+        omcti_set_cpu_flags_mask(cpu_level_flags(CPU_LEVEL_MAX));
+        mc_dsp_init(&d);
         Plane P;
         if (plane_alloc(&P, &seed, 1, 20, 20, 0)) return 1;
         uint16_t a[16 * 16], b[16 * 16];
@@ -191,6 +195,6 @@ int main(void)
         free(P.mem);
     }
     printf("%s: %d failure(s); cpu level %s\n", failures ? "FAIL" : "PASS", failures,
-           sad_level_name(cpu));
+           cpu_level_name(cpu));
     return failures ? 1 : 0;
 }

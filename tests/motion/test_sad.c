@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/cpu.h"
 #include "src/motion/sad.h"
 
 /* Small deterministic generator (xorshift), so failures reproduce. */
@@ -28,10 +29,11 @@ static void fill(uint8_t *p, size_t n, uint64_t *s, int mode)
 
 int main(void)
 {
-    const int cpu = sad_cpu_level();
+    const int cpu = cpu_level_of(cpu_detect_flags());
     const int sizes[3] = { 8, 16, 32 };
     SadDSP ref_dsp;
-    sad_dsp_init(&ref_dsp, SAD_LEVEL_C);
+    omcti_set_cpu_flags_mask(cpu_level_flags(CPU_LEVEL_C));
+        sad_dsp_init(&ref_dsp);
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     int failures = 0;
 
@@ -45,15 +47,16 @@ int main(void)
     if (!cur || !out_ref || !out_opt)
         return 1;
 
-    for (int level = SAD_LEVEL_SSE2; level <= SAD_LEVEL_MAX; level++) {
+    for (int level = CPU_LEVEL_SSE2; level <= CPU_LEVEL_MAX; level++) {
         if (level > cpu) {
-            printf("SKIP sad %-6s (not supported by this CPU)\n", sad_level_name(level));
+            printf("SKIP sad %-6s (not supported by this CPU)\n", cpu_level_name(level));
             continue;
         }
         SadDSP dsp;
-        sad_dsp_init(&dsp, level);
+        omcti_set_cpu_flags_mask(cpu_level_flags(level));
+        sad_dsp_init(&dsp);
         if (dsp.level != level) {
-            printf("FAIL sad %-6s: init gave level %d\n", sad_level_name(level), dsp.level);
+            printf("FAIL sad %-6s: init gave level %d\n", cpu_level_name(level), dsp.level);
             failures++;
             continue;
         }
@@ -102,7 +105,7 @@ int main(void)
                         if (out_ref[y * (nx + 3) + x] != out_opt[y * (nx + 3) + x]) {
                             if (!bad_grid)
                                 printf("  mismatch %dx%d level %s nx=%d ny=%d at (%d,%d): %u != %u\n",
-                                       bw, bw, sad_level_name(level), nx, ny, x, y,
+                                       bw, bw, cpu_level_name(level), nx, ny, x, y,
                                        out_opt[y * (nx + 3) + x], out_ref[y * (nx + 3) + x]);
                             bad_grid++;
                         }
@@ -111,7 +114,7 @@ int main(void)
             }
             const int ok = !bad_single && !bad_x4 && !bad_grid;
             printf("%s sad %-6s %2dx%-2d single+x4+grid, %d random cases (%d single, %d x4, %d grid "
-                   "mismatches)\n", ok ? "PASS" : "FAIL", sad_level_name(level), bw, bw, checks,
+                   "mismatches)\n", ok ? "PASS" : "FAIL", cpu_level_name(level), bw, bw, checks,
                    bad_single, bad_x4, bad_grid);
             failures += !ok;
         }
@@ -120,7 +123,8 @@ int main(void)
     /* The check itself must be able to fail: a corrupted output is caught. */
     {
         SadDSP dsp;
-        sad_dsp_init(&dsp, SAD_LEVEL_MAX);
+        omcti_set_cpu_flags_mask(cpu_level_flags(CPU_LEVEL_MAX));
+        sad_dsp_init(&dsp);
         uint8_t blk[64 * 64];
         fill(blk, sizeof blk, &seed, 0);
         dsp.grid[1](blk, 64, blk, 64, 5, 5, out_opt, 5);
@@ -136,6 +140,6 @@ int main(void)
     free(out_ref);
     free(out_opt);
     printf("%s: %d failure(s); cpu level %s\n", failures ? "FAIL" : "PASS", failures,
-           sad_level_name(cpu));
+           cpu_level_name(cpu));
     return failures ? 1 : 0;
 }
