@@ -36,9 +36,12 @@
  * thread waits for another inside a picture and the output does not depend
  * on the thread count.
  *
- * Files: mc.c (the filter: pair decisions, the picture's wavefront),
- * mc_vectors.c (candidates, costs, median, refinement), mc_render.c
- * (predictions and the OBMC sum of a block); mc_priv.h joins them.
+ * Files: mc.c (the filter: the per-pair decisions, holding, the backend),
+ * mc_stages.h (the vector choice's decisions) and mc_block.h (the per-block
+ * arithmetic), both compiled for the CPU and for CUDA; the CPU backend is
+ * mc_cpu.c (set-up, the band wavefront), mc_vectors.c (its costs) and
+ * mc_render.c (predictions and the OBMC sum of a block); the CUDA backend
+ * is kernels/cuda_filter.c.
  */
 #ifndef OMCTI_FILTERS_MC_H
 #define OMCTI_FILTERS_MC_H
@@ -47,26 +50,22 @@
 
 #include "filters/filter.h"
 
-int  mc_init(void **priv, const FilterParams *p, int overlap, char *err, size_t errlen);
-int  mc_new_pair(void *priv, const FilterPair *pair);
+int  mc_init(void **priv, const FilterParams *p, OmctiMethod method, char *err, size_t errlen);
+int  mc_new_pair(void *priv, const FilterPair *pair, char *err, size_t errlen);
 int  mc_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
-                OmctiPicture *out);
+                OmctiPicture *out, char *err, size_t errlen);
 int  mc_pair_is_cut(void *priv);
 int  mc_pair_holds(void *priv);
 void mc_uninit(void **priv);
 
+/* The CPU backend (mc_cpu.c). */
+extern const FilterBackend mc_backend_cpu;
+
 /* OBMC weights (1/256) of pixel (x, y) of a block of `block` x `block`
- * pixels, the H.263 Annex F masks scaled to the block: w[0] own vector,
+ * pixels, the H.263 Annex F masks scaled to the block (mc_block.h): w[0] own vector,
  * w[1] the horizontal neighbour (left for the left half, right for the
  * right half), w[2] the vertical neighbour (above for the top half, below
  * for the bottom half). They sum to 256 and are multiples of 32. */
 void mc_mask_weights(int block, int x, int y, int w[3]);
-
-/* n/d rounded to nearest, halves away from zero (d > 0), so that
- * mc_rdiv(-n, d) == -mc_rdiv(n, d): forward and backward are symmetric. */
-static inline int64_t mc_rdiv(int64_t n, int64_t d)
-{
-    return n >= 0 ? (2 * n + d) / (2 * d) : -((-2 * n + d) / (2 * d));
-}
 
 #endif

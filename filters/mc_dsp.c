@@ -4,14 +4,8 @@
 #include "filters/mc_dsp.h"
 #include "src/cpu.h"
 
-const int8_t mc_cubic_taps[16][4] = {
-    {0, 64, 0, 0},    {-2, 64, 2, 0},   {-3, 61, 6, 0},   {-4, 59, 10, -1},
-    {-4, 56, 14, -2}, {-5, 51, 20, -2}, {-5, 47, 25, -3}, {-4, 41, 30, -3},
-    {-4, 36, 36, -4}, {-3, 30, 41, -4}, {-3, 25, 47, -5}, {-2, 20, 51, -5},
-    {-2, 14, 56, -4}, {-1, 10, 59, -4}, {0, 6, 61, -3},   {0, 2, 64, -2},
-};
-
-/* One bicubic sample block (the arithmetic of mc.c's sample_cubic). */
+/* One bicubic sample block (the arithmetic of mc_block.h mc_cubic_px()
+ * where no read needs clamping). */
 static void cubic_c(uint16_t *dst, const uint8_t *q, ptrdiff_t qs, int fx, int fy, int w, int h)
 {
     int16_t tmp[35 * 32];

@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Catmull-Rom (Keys, a = -1/2) taps in 1/64 for the 16 fractions (mc.c). */
-extern const int8_t mc_cubic_taps[16][4];
+#include "filters/mc_block.h"
+
 
 /* The bidirectional bicubic prediction of a w x h block, in 1/16 units:
  *   dst[y*ds + x] = ((256 - wt) * C(p, pfx, pfy) + wt * C(n, nfx, nfy) + 128) >> 8

@@ -68,8 +68,8 @@ static void predict(const Mc *s, uint16_t *dst, const FilterPair *pr, int c, McV
     const OmctiPlane *P = &pr->prev->p[c], *N = &pr->next->p[c];
     const int scale = c ? 2 : 4;
     int ax, ay, bx, by, ix, fx, iy, fy, jx, gx, jy, gy;
-    phase_split(v.x, scale, &s->ph, &ax, &bx);
-    phase_split(v.y, scale, &s->ph, &ay, &by);
+    mc_phase_split(v.x, scale, &s->ph, &ax, &bx);
+    mc_phase_split(v.y, scale, &s->ph, &ay, &by);
     split16(x0 * 16 - ax, &ix, &fx);
     split16(y0 * 16 - ay, &iy, &fy);
     split16(x0 * 16 + bx, &jx, &gx);
@@ -86,11 +86,6 @@ static void predict(const Mc *s, uint16_t *dst, const FilterPair *pr, int c, McV
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             dst[y * 32 + x] = (uint16_t)((wp * dst[y * 32 + x] + wt * tmp[y * w + x] + 128) >> 8);
-}
-
-static inline int vec_eq(McVec a, McVec b)
-{
-    return a.x == b.x && a.y == b.y;
 }
 
 static void copy_cols(uint16_t *dst, const uint16_t *src, int w, int h)
@@ -118,7 +113,7 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
         if (by > 0) vt = vec[k - s->nbx];
         if (by + 1 < s->nby) vb = vec[k + s->nbx];
     }
-    const int same = vec_eq(vl, own) && vec_eq(vr, own) && vec_eq(vt, own) && vec_eq(vb, own);
+    const int same = mc_vec_eq(vl, own) && mc_vec_eq(vr, own) && mc_vec_eq(vt, own) && mc_vec_eq(vb, own);
     uint16_t *O = buf, *H = buf + 32 * 32, *V = buf + 2 * 32 * 32, *tmp = buf + 3 * 32 * 32;
     for (int c = 0; c < 3; c++) {
         const int pw = c ? chroma_size(s->w) : s->w, ph = c ? chroma_size(s->h) : s->h;
@@ -136,18 +131,18 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
         /* columns [0, hb) weigh the left neighbour, [hb, bs) the right one;
          * rows [0, hb) the one above, [hb, bs) the one below */
         const int wl = min_i(hb, w), wr = w - hb, ht = min_i(hb, h), hbot = h - hb;
-        if (!vec_eq(vl, own)) predict(s, H, pr, c, vl, x0, y0, wl, h, wt, tmp, tmp2);
+        if (!mc_vec_eq(vl, own)) predict(s, H, pr, c, vl, x0, y0, wl, h, wt, tmp, tmp2);
         else copy_cols(H, O, wl, h);
         if (wr > 0) {
-            if (!vec_eq(vr, own))
+            if (!mc_vec_eq(vr, own))
                 predict(s, H + hb, pr, c, vr, x0 + hb, y0, wr, h, wt, tmp, tmp2);
             else
                 copy_cols(H + hb, O + hb, wr, h);
         }
-        if (!vec_eq(vt, own)) predict(s, V, pr, c, vt, x0, y0, w, ht, wt, tmp, tmp2);
+        if (!mc_vec_eq(vt, own)) predict(s, V, pr, c, vt, x0, y0, w, ht, wt, tmp, tmp2);
         else copy_cols(V, O, w, ht);
         if (hbot > 0) {
-            if (!vec_eq(vb, own))
+            if (!mc_vec_eq(vb, own))
                 predict(s, V + hb * 32, pr, c, vb, x0, y0 + hb, w, hbot, wt, tmp, tmp2);
             else
                 copy_cols(V + hb * 32, O + hb * 32, w, hbot);

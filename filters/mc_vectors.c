@@ -6,8 +6,6 @@
 #include "src/common.h"
 #include "filters/mc_priv.h"
 
-#define MAX_CAND 40
-
 void mc_sample_bilinear(uint16_t *dst, int ds, const OmctiPlane *p, int x0, int y0, int fx,
                         int fy, int w, int h)
 {
@@ -44,7 +42,7 @@ void mc_sample_bilinear(uint16_t *dst, int ds, const OmctiPlane *p, int x0, int 
 
 /* SAD between prev at (x - ax, y - ay) and next at (x + bx, y + by), full
  * pel, over the window [x0, x0+w) x [y0, y0+h). */
-static uint32_t cost_int(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N, int x0,
+static inline uint32_t cost_int(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N, int x0,
                          int y0, int w, int h, int ax, int ay, int bx, int by)
 {
     uint32_t sad = 0;
@@ -67,8 +65,8 @@ static uint32_t cost_sub(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane
                          int y0, int w, int h, int vx, int vy, const McPhase *ph, uint16_t *tmp)
 {
     int ax, ay, bx, by, ix, fx, iy, fy, jx, gx, jy, gy;
-    phase_split(vx, 4, ph, &ax, &bx);
-    phase_split(vy, 4, ph, &ay, &by);
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
     split16(x0 * 16 - ax, &ix, &fx);
     split16(y0 * 16 - ay, &iy, &fy);
     split16(x0 * 16 + bx, &jx, &gx);
@@ -87,146 +85,45 @@ static uint32_t cost_sub(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane
     return sad;
 }
 
-/* The bilateral window of block (bx, by): the block grown by a margin on
- * every side, clipped to the picture so that padding never votes. */
-static void block_window(const Mc *s, int bx, int by, int *x0, int *y0, int *w, int *h)
+/* The CPU's costs for the decisions of filters/mc_stages.h: the DSP table
+ * on footprints inside the padded planes, clamped samples elsewhere. */
+typedef struct McCostCtx {
+    const McDSP *dsp;
+    const OmctiPlane *P, *N;
+    const McPhase *ph;
+    uint16_t *tmp;
+} McCostCtx;
+
+#define MC_STAGE_CTX const McCostCtx *
+
+static inline uint32_t mc_cost_int(const McCostCtx *c, int x0, int y0, int w, int h, int ax,
+                                   int ay, int bx, int by)
 {
-    const int m = s->block / MC_MARGIN_DIV;
-    const int xa = max_i(bx * s->block - m, 0), ya = max_i(by * s->block - m, 0);
-    const int xb = min_i((bx + 1) * s->block + m, s->w), yb = min_i((by + 1) * s->block + m, s->h);
-    *x0 = xa;
-    *y0 = ya;
-    *w = xb - xa;
-    *h = yb - ya;
+    return cost_int(c->dsp, c->P, c->N, x0, y0, w, h, ax, ay, bx, by);
 }
 
-/* Candidate order decides ties: the zero vector, then the block's own
- * forward and backward vectors, then the neighbours' in raster order. */
-static int gather_candidates(const MotionFields *f, int bx, int by,
-                             int cx[MAX_CAND], int cy[MAX_CAND])
+static inline uint32_t mc_cost_sub(const McCostCtx *c, int x0, int y0, int w, int h, int vx,
+                                   int vy)
 {
-    uint32_t keys[MAX_CAND];
-    int n = 0;
-    keys[n] = 0; cx[n] = 0; cy[n] = 0; n++;
-    static const int order[9][2] = {
-        {0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1},
-    };
-    for (int k = 0; k < 9; k++) {
-        const int x = bx + order[k][0], y = by + order[k][1];
-        if (x < 0 || y < 0 || x >= f->fwd.bw || y >= f->fwd.bh) continue;
-        const MotionVector vf = f->fwd.mv[y * f->fwd.bw + x];
-        const MotionVector vb = f->bwd.mv[y * f->bwd.bw + x];
-        const int vx[2] = {vf.x, -vb.x}, vy[2] = {vf.y, -vb.y};
-        for (int j = 0; j < 2; j++) {
-            /* branch-free duplicate test on packed (x, y) keys; the slot
-             * at n is overwritten when the candidate was a duplicate */
-            const uint32_t key = (uint32_t)(uint16_t)vx[j] | (uint32_t)vy[j] << 16;
-            int dup = 0;
-            for (int i = 0; i < n; i++)
-                dup |= keys[i] == key;
-            keys[n] = key;
-            cx[n] = vx[j];
-            cy[n] = vy[j];
-            n += !dup;
-        }
-    }
-    return n;
+    return cost_sub(c->dsp, c->P, c->N, x0, y0, w, h, vx, vy, c->ph, c->tmp);
 }
+
+#include "filters/mc_stages.h"
 
 void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec,
                      uint32_t *cost, uint16_t *tmp)
 {
-    const OmctiPlane *P = &pr->prev->p[0], *N = &pr->next->p[0];
-    int cx[MAX_CAND], cy[MAX_CAND];
-    const int n = gather_candidates(pr->fields, bx, by, cx, cy);
-    int x0, y0, w, h;
-    block_window(s, bx, by, &x0, &y0, &w, &h);
-    uint32_t best = UINT32_MAX;
-    int bi = 0;
-    for (int i = 0; i < n; i++) {
-        const int ax = phase_disp(&s->ph, cx[i]), ay = phase_disp(&s->ph, cy[i]);
-        const uint32_t c = cost_int(&s->dsp, P, N, x0, y0, w, h, ax, ay, cx[i] - ax, cy[i] - ay);
-        if (c < best) {
-            best = c;
-            bi = i;
-        }
-    }
+    const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph, tmp };
+    const MotionFields *f = pr->fields;
     const size_t k = (size_t)by * s->nbx + bx;
-    vec[k] = (McVec){ (int16_t)(cx[bi] * 4), (int16_t)(cy[bi] * 4), 0 };
-    /* The screening above reads whole pixels (the window shifted by at most
-     * half a pixel); what the later stages compare is the exact cost. */
-    cost[k] = cost_sub(&s->dsp, P, N, x0, y0, w, h, cx[bi] * 4, cy[bi] * 4, &s->ph, tmp);
-}
-
-/* Vector median of the 3x3 neighbourhood: the member with the smallest sum
- * of L1 distances to the others (first in raster order on a tie). */
-static McVec vector_median(const Mc *s, const McVec *v, int bx, int by)
-{
-    McVec m[9];
-    int n = 0;
-    for (int y = by - 1; y <= by + 1; y++)
-        for (int x = bx - 1; x <= bx + 1; x++)
-            if (x >= 0 && y >= 0 && x < s->nbx && y < s->nby)
-                m[n++] = v[(size_t)y * s->nbx + x];
-    int best = 0;
-    int64_t bd = INT64_MAX;
-    for (int i = 0; i < n; i++) {
-        int64_t d = 0;
-        for (int j = 0; j < n; j++)
-            d += abs(m[i].x - m[j].x) + abs(m[i].y - m[j].y);
-        if (d < bd) {
-            bd = d;
-            best = i;
-        }
-    }
-    return m[best];
+    /* MotionVector is McVec's layout (int16 x, y) */
+    vec[k] = mc_choose(&c, &s->grid, &s->ph, (const McVec *)f->fwd.mv, (const McVec *)f->bwd.mv,
+                       bx, by, &cost[k]);
 }
 
 McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a,
                       const uint32_t *cost_a, uint16_t *tmp)
 {
-    const OmctiPlane *P = &pr->prev->p[0], *N = &pr->next->p[0];
-    const size_t k = (size_t)by * s->nbx + bx;
-    McVec v = vec_a[k];
-    uint32_t c = cost_a[k];
-    int x0, y0, w, h;
-    block_window(s, bx, by, &x0, &y0, &w, &h);
-    /* Median of outliers: a vector unlike its neighbours is replaced by
-     * their median when that costs at most a little more here. */
-    const McVec m = vector_median(s, vec_a, bx, by);
-    if (m.x != v.x || m.y != v.y) {
-        const uint32_t cm = cost_sub(&s->dsp, P, N, x0, y0, w, h, m.x, m.y, &s->ph, tmp);
-        if ((uint64_t)cm * 16 <= (uint64_t)c * (16 + MC_MEDIAN_TOL)) {
-            v = m;
-            c = cm;
-        }
-    }
-    /* Sub-pel refinement: half then quarter pel around the choice, the
-     * bilateral cost measured on bilinear samples. The refinement compares
-     * vectors that differ by a fraction of a pixel: the block itself decides
-     * (no margin), over the 8 points of the square around the vector per
-     * step (docs/quality.md, "8 points per step"). */
-    const int sx0 = bx * s->block, sy0 = by * s->block;
-    const int sw = min_i(s->block, s->w - sx0), sh = min_i(s->block, s->h - sy0);
-    c = cost_sub(&s->dsp, P, N, sx0, sy0, sw, sh, v.x, v.y, &s->ph, tmp);
-    static const int d8[8][2] = {
-        {0, -1}, {-1, 0}, {1, 0}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1},
-    };
-    for (int step = 2; step >= 1; step--) {
-        McVec best = v;
-        for (int i = 0; i < 8; i++) {
-            const int vx = v.x + d8[i][0] * step, vy = v.y + d8[i][1] * step;
-            const uint32_t cc = cost_sub(&s->dsp, P, N, sx0, sy0, sw, sh, vx, vy, &s->ph, tmp);
-            if (cc < c) {
-                c = cc;
-                best.x = (int16_t)vx;
-                best.y = (int16_t)vy;
-            }
-        }
-        v = best;
-    }
-    /* No per-block hold: holding blocks whose best vector barely beats the
-     * zero vector cost 0.06-0.09 dB on every camera clip; the stepwise-source
-     * rule (scenecut.h) is what fixes screen content (docs/quality.md). */
-    return v;
+    const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph, tmp };
+    return mc_refine(&c, &s->grid, vec_a, cost_a, bx, by);
 }

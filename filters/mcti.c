@@ -6,7 +6,7 @@
 
 static int mcti_init(void **priv, const FilterParams *p, char *err, size_t errlen)
 {
-    return mc_init(priv, p, 0, err, errlen);
+    return mc_init(priv, p, OMCTI_METHOD_MCTI, err, errlen);
 }
 
 const OmctiFilter filter_mcti = {

@@ -7,7 +7,7 @@
 
 static int omcti_init(void **priv, const FilterParams *p, char *err, size_t errlen)
 {
-    return mc_init(priv, p, 1, err, errlen);
+    return mc_init(priv, p, OMCTI_METHOD_OMCTI, err, errlen);
 }
 
 const OmctiFilter filter_omcti = {

@@ -10,9 +10,11 @@ static int repeat_init(void **priv, const FilterParams *p, char *err, size_t err
 }
 
 static int repeat_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
-                          OmctiPicture *out)
+                          OmctiPicture *out, char *err, size_t errlen)
 {
     (void)priv;
+    (void)err;
+    (void)errlen;
     OmctiPicture src;
     frame_as_picture(2 * num <= den ? pair->prev : pair->next, &src);
     picture_copy(out, &src);

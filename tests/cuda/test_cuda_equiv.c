@@ -8,7 +8,7 @@
  *
  * Exits 77 (skip) where no GPU can run the engine, saying why.
  *
- * Interpolation on the GPU (engine.h interp_*, kernels/cuda_filter.c) is
+ * Interpolation on the GPU (the filters' CUDA backend, kernels/cuda_filter.c) is
  * checked through the public API: a context with the cuda engine and one
  * with the cpu engine get the same pictures, and every in-between picture
  * (omcti, mcti, blend, repeat; phases 1/2, 1/3, 2/3, 2/5, 7/8; blocks
@@ -73,7 +73,7 @@ static void run_clip(Ctx *c, const char *label, const Image *frames, int n, int 
 {
     const int w = frames[0].w, h = frames[0].h;
     const int pad = motion_required_pad(block, range);
-    MotionParams p = { w, h, block, range, search, c->threads, 0 };
+    MotionParams p = { w, h, block, range, search, c->threads, 0, NULL };
     char err[256] = "";
     MotionEngine *cpu = NULL, *gpu = NULL;
     OmctiFrame *f = calloc((size_t)n, sizeof *f);
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
     c.threads = cores > 0 ? (int)cores : 1;
     {
         MotionEngine *g = NULL;
-        MotionParams p = { 64, 64, 16, 16, OMCTI_SEARCH_FULL, 1, 0 };
+        MotionParams p = { 64, 64, 16, 16, OMCTI_SEARCH_FULL, 1, 0, NULL };
         if (motion_engine_cuda.create(&g, &p, err, sizeof err) == 0) {
             printf("device: %s\n", cuda_engine_device_name(g));
             motion_engine_cuda.destroy(&g);
