@@ -74,6 +74,8 @@ static void grid_32x32_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
     grid_c(cur, cs, ref, rs, nx, ny, out, os, 32);
 }
 
+static SAD_DEFINE_PICK_BEST(pick_best_c, )
+
 void sad_dsp_init(SadDSP *d)
 {
     d->sad[0] = sad_8x8_c;
@@ -85,6 +87,7 @@ void sad_dsp_init(SadDSP *d)
     d->grid[0] = grid_8x8_c;
     d->grid[1] = grid_16x16_c;
     d->grid[2] = grid_32x32_c;
+    d->pick = pick_best_c;
     d->level = CPU_LEVEL_C;
 
     const int level = cpu_level_of(cpu_flags());

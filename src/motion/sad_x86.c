@@ -547,6 +547,9 @@ T_AVX512 static void grid_32x32_avx512(const uint8_t *cur, ptrdiff_t cs, const u
     avx512_grid(cur, cs, ref, rs, nx, ny, out, os, 32, grid_32x32_sse2);
 }
 
+static SAD_DEFINE_PICK_BEST(pick_best_avx2, __attribute__((target("avx2"))))
+static SAD_DEFINE_PICK_BEST(pick_best_avx512, __attribute__((target("avx512f,avx512bw"))))
+
 /* ------------------------------------------------------------- dispatch */
 
 void sad_dsp_init_x86(SadDSP *d, int level)
@@ -571,12 +574,14 @@ void sad_dsp_init_x86(SadDSP *d, int level)
         d->grid[0] = grid_8x8_avx2;
         d->grid[1] = grid_16x16_avx2;
         d->grid[2] = grid_32x32_avx2;
+        d->pick = pick_best_avx2;
         d->level = CPU_LEVEL_AVX2;
     }
     if (level >= CPU_LEVEL_AVX512) {
         d->grid[0] = grid_8x8_avx512;
         d->grid[1] = grid_16x16_avx512;
         d->grid[2] = grid_32x32_avx512;
+        d->pick = pick_best_avx512;
         d->level = CPU_LEVEL_AVX512;
     }
 }

@@ -31,7 +31,6 @@ typedef struct MeSearch {
     uint32_t *tie_rank;   /* side^2: rank of each candidate under the tie
                              rule of mv_better() at equal SAD (0 first)   */
     uint32_t *rank_pos;   /* side^2: the window index of each rank        */
-    void (*pick)(const struct MeSearch *s, MotionVector *mv, uint32_t *sad);
 } MeSearch;
 
 typedef struct MeResult {

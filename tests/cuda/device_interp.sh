@@ -82,7 +82,6 @@ for i in 1 2; do run "cuda omcti full -> /dev/null (run $i)" - --engine cuda; do
 run "cuda omcti diamond -> /dev/null" - --engine cuda --search diamond
 run "cuda mcti full -> /dev/null" - --engine cuda --method mcti
 run "cuda blend -> /dev/null" - --engine cuda --method blend
-OMCTI_CUDA_INTERP=0 run "cuda ME + cpu filter (OMCTI_CUDA_INTERP=0)" - --engine cuda
 run "cpu omcti full -> /dev/null" - --engine cpu
 run "I/O floor: cpu repeat -> /dev/null" - --engine cpu --method repeat
 run "I/O floor: cpu repeat -> file" $W/rep.y4m --engine cpu --method repeat
