@@ -16,6 +16,7 @@
 #include "src/frame.h"
 #include "src/motion/engine.h"
 #include "filters/filter.h"
+#include "filters/scenecut.h"
 
 #define MAX_DIMENSION 16384
 
@@ -356,4 +357,9 @@ int omcti_engine_available(const char *name, char *err, size_t errlen)
     const MotionEngineVTable *e = motion_engine_find(name, err, errlen);
     if (!e) return 0;
     return e->devices ? e->devices() : 1;
+}
+
+int omcti_segment_lead_in(void)
+{
+    return SCD_HISTORY + 1;
 }
