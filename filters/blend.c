@@ -1,5 +1,7 @@
-/* blend: (1-t)*prev + t*next per pixel, the cross-fade baseline; on the
- * CPU, or on the context's device when it has a backend for it. */
+/* The filters without motion, the floors every motion-compensated method
+ * must beat. blend: (1-t)*prev + t*next per pixel, the cross-fade; on the
+ * CPU, or on the context's device when it has a backend for it. repeat:
+ * the nearer original (prev on a tie). */
 #include <stdlib.h>
 
 #include "src/common.h"
@@ -95,10 +97,37 @@ static void blend_uninit(void **priv)
     *priv = NULL;
 }
 
-const OmctiFilter filter_blend = {
-    .name = "blend",
-    .needs_motion = 0,
-    .init = blend_init,
-    .picture = blend_picture,
-    .uninit = blend_uninit,
-};
+static int repeat_init(void **priv, const FilterParams *p, char *err, size_t errlen)
+{
+    (void)p;
+    (void)err;
+    (void)errlen;
+    *priv = NULL;
+    return 0;
+}
+
+static int repeat_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
+                          OmctiPicture *out, char *err, size_t errlen)
+{
+    (void)priv;
+    (void)err;
+    (void)errlen;
+    OmctiPicture src;
+    frame_as_picture(2 * num <= den ? pair->prev : pair->next, &src);
+    picture_copy(out, &src);
+    return 0;
+}
+
+static void repeat_uninit(void **priv)
+{
+    *priv = NULL;
+}
+
+#define STILL_FILTER(filter_name, prefix)                                               \
+    {                                                                                   \
+        .name = filter_name, .needs_motion = 0, .init = prefix##_init,                  \
+        .picture = prefix##_picture, .uninit = prefix##_uninit,                         \
+    }
+
+const OmctiFilter filter_blend = STILL_FILTER("blend", blend);
+const OmctiFilter filter_repeat = STILL_FILTER("repeat", repeat);

@@ -95,3 +95,30 @@ int mc_picture(void *priv, const FilterPair *pr, int64_t num, int64_t den, Omcti
     }
     return s->be->picture(s->b, pr, num, den, out, err, errlen);
 }
+
+/* omcti: overlapped motion-compensated temporal interpolation. Vectors per
+ * block, compensation per sub-block (block/2) with the block's own vector
+ * and the vectors of the horizontal and vertical neighbours touching the
+ * sub-block, under per-pixel masks. */
+static int omcti_init(void **priv, const FilterParams *p, char *err, size_t errlen)
+{
+    return mc_init(priv, p, OMCTI_METHOD_OMCTI, err, errlen);
+}
+
+/* mcti: motion-compensated temporal interpolation, one vector per block and
+ * no overlap (the paper's baseline; blocky where vectors differ). Vector
+ * choice, fallback and scene cuts are those of omcti. */
+static int mcti_init(void **priv, const FilterParams *p, char *err, size_t errlen)
+{
+    return mc_init(priv, p, OMCTI_METHOD_MCTI, err, errlen);
+}
+
+#define MC_FILTER(filter_name, init_fn)                                                   \
+    {                                                                                     \
+        .name = filter_name, .needs_motion = 1, .init = init_fn, .new_pair = mc_new_pair, \
+        .picture = mc_picture, .pair_is_cut = mc_pair_is_cut,                             \
+        .pair_holds = mc_pair_holds, .uninit = mc_uninit,                                 \
+    }
+
+const OmctiFilter filter_omcti = MC_FILTER("omcti", omcti_init);
+const OmctiFilter filter_mcti = MC_FILTER("mcti", mcti_init);

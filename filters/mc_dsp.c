@@ -83,12 +83,8 @@ static void put_c(uint8_t *dst, ptrdiff_t ds, const uint16_t *o, ptrdiff_t ps, i
 
 void mc_dsp_init(McDSP *d)
 {
-    d->pred2 = pred2_c;
-    d->sad_bilin = sad_bilin_c;
-    d->sad = sad_c;
-    d->obmc = obmc_c;
-    d->put = put_c;
-    d->level = CPU_LEVEL_C;
+    *d = (McDSP){ .pred2 = pred2_c, .sad_bilin = sad_bilin_c, .sad = sad_c, .obmc = obmc_c,
+                  .put = put_c, .level = CPU_LEVEL_C };
 #if defined(__x86_64__) || defined(__i386__)
     mc_dsp_init_x86(d, cpu_flags());
 #endif

@@ -270,6 +270,16 @@ static int fill_args(CudaFilter *f, const FilterPair *pr, CudaMcArgs *a, int sp,
     return 0;
 }
 
+/* The pair resident and the kernel arguments filled. */
+static int prepare(CudaFilter *f, const FilterPair *pr, CudaMcArgs *a, int64_t num, int64_t den,
+                   char *err, size_t errlen)
+{
+    int sp, sn, rc;
+    if ((rc = pair_resident(f, pr, &sp, &sn, err, errlen)) < 0)
+        return rc;
+    return fill_args(f, pr, a, sp, sn, num, den, err, errlen);
+}
+
 static int phase_table(CudaFilter *f, int64_t num, int64_t den, int force, char *err,
                        size_t errlen)
 {
@@ -291,11 +301,9 @@ static int cuda_filter_picture(void *priv, const FilterPair *pr, int64_t num, in
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "cuda filter: phase %lld/%lld is not strictly between 0 and 1",
                          (long long)num, (long long)den);
-    int sp, sn, rc;
-    if ((rc = pair_resident(f, pr, &sp, &sn, err, errlen)) < 0)
-        return rc;
     CudaMcArgs a;
-    if ((rc = fill_args(f, pr, &a, sp, sn, num, den, err, errlen)) < 0)
+    int rc = prepare(f, pr, &a, num, den, err, errlen);
+    if (rc < 0)
         return rc;
     if (f->motion) {
         if ((rc = phase_table(f, num, den, 0, err, errlen)) < 0)
@@ -311,11 +319,9 @@ int cuda_filter_time(void *priv, const FilterPair *pr, int64_t num, int64_t den,
                      float *ms_vec, float *ms_render, char *err, size_t errlen)
 {
     CudaFilter *f = priv;
-    int sp, sn, rc;
-    if ((rc = pair_resident(f, pr, &sp, &sn, err, errlen)) < 0)
-        return rc;
     CudaMcArgs a;
-    if ((rc = fill_args(f, pr, &a, sp, sn, num, den, err, errlen)) < 0)
+    int rc = prepare(f, pr, &a, num, den, err, errlen);
+    if (rc < 0)
         return rc;
     cudaStream_t st = f->d->stream;
     for (int i = 0; i < reps; i++) {

@@ -78,17 +78,13 @@ static SAD_DEFINE_PICK_BEST(pick_best_c, )
 
 void sad_dsp_init(SadDSP *d)
 {
-    d->sad[0] = sad_8x8_c;
-    d->sad[1] = sad_16x16_c;
-    d->sad[2] = sad_32x32_c;
-    d->x4[0] = x4_8x8_c;
-    d->x4[1] = x4_16x16_c;
-    d->x4[2] = x4_32x32_c;
-    d->grid[0] = grid_8x8_c;
-    d->grid[1] = grid_16x16_c;
-    d->grid[2] = grid_32x32_c;
-    d->pick = pick_best_c;
-    d->level = CPU_LEVEL_C;
+    *d = (SadDSP){
+        .sad = { sad_8x8_c, sad_16x16_c, sad_32x32_c },
+        .x4 = { x4_8x8_c, x4_16x16_c, x4_32x32_c },
+        .grid = { grid_8x8_c, grid_16x16_c, grid_32x32_c },
+        .pick = pick_best_c,
+        .level = CPU_LEVEL_C,
+    };
 
     const int level = cpu_level_of(cpu_flags());
 #if defined(__x86_64__) || defined(__i386__)

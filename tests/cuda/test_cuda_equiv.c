@@ -151,22 +151,6 @@ static void run_clip(Ctx *c, const char *label, const Image *frames, int n, int 
 
 static const int64_t interp_phases[][2] = { { 1, 2 }, { 1, 3 }, { 2, 3 }, { 2, 5 }, { 7, 8 } };
 
-static int compare_pictures(const char *what, const OmctiPicture *a, const OmctiPicture *b)
-{
-    int bad = 0;
-    for (int c = 0; c < 3; c++) {
-        const int w = c ? chroma_size(a->width) : a->width, h = c ? chroma_size(a->height) : a->height;
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                const int u = a->data[c][(ptrdiff_t)y * a->stride[c] + x];
-                const int v = b->data[c][(ptrdiff_t)y * b->stride[c] + x];
-                if (u != v && bad++ < 3)
-                    fprintf(stderr, "  %s plane %d (%d,%d): cpu %d cuda %d\n", what, c, x, y, u, v);
-            }
-    }
-    return bad;
-}
-
 /* The whole library path, two contexts (engine cpu and cuda), same
  * settings: every output picture of every pair and phase must be equal
  * byte for byte, and so must the scene-cut decisions. The cuda context
@@ -221,7 +205,7 @@ static void run_interp(Ctx *c, const char *label, const YuvClip *clip, OmctiMeth
                   omcti_last_error(cc), omcti_last_error(cg));
             if (r1 || r2)
                 continue;
-            const int bad = compare_pictures(what, &out.pic[0], &out.pic[1]);
+            const int bad = yuv_compare(what, &out.pic[0], &out.pic[1]);
             CHECK(&c->ts, bad == 0, "%s: %d pixels differ (cuda vs cpu)", what, bad);
             c->pictures++;
         }

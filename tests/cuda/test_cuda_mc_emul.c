@@ -32,22 +32,6 @@ static McPlaneView host_plane(const OmctiPlane *p)
     return q;
 }
 
-static int compare_pictures(const char *what, const OmctiPicture *a, const OmctiPicture *b)
-{
-    int bad = 0;
-    for (int c = 0; c < 3; c++) {
-        const int w = c ? chroma_size(a->width) : a->width, h = c ? chroma_size(a->height) : a->height;
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                const int u = a->data[c][(ptrdiff_t)y * a->stride[c] + x];
-                const int v = b->data[c][(ptrdiff_t)y * b->stride[c] + x];
-                if (u != v && bad++ < 3)
-                    fprintf(stderr, "  %s plane %d (%d,%d): cpu %d emul %d\n", what, c, x, y, u, v);
-            }
-    }
-    return bad;
-}
-
 /* Emulates the kernels' work for one picture of one pair. */
 static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields *f, int block,
                     int range, int method, int64_t num, int64_t den, OmctiPicture *out)
@@ -183,7 +167,7 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
                 char w2[260];
                 snprintf(w2, sizeof w2, "%s %s t=%lld/%lld", what, flt->name, (long long)num,
                          (long long)den);
-                const int bad = compare_pictures(w2, &ref.pic[0], &emu.pic[0]);
+                const int bad = yuv_compare(w2, &ref.pic[0], &emu.pic[0]);
                 CHECK(ts, bad == 0, "%s: %d pixels differ", w2, bad);
                 checked++;
             }
