@@ -72,7 +72,6 @@ typedef struct MotionEngineVTable {
     int (*estimate)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
                     MotionFields *out, char *err, size_t errlen);
     void (*destroy)(MotionEngine **e);
-
 } MotionEngineVTable;
 
 static inline int mv_better(uint32_t sad, int dx, int dy,
