@@ -156,6 +156,12 @@ MCF void mc_block_area(const McGrid *g, int bx, int by, int *x0, int *y0, int *w
     *h = mc_min(g->block, g->height - *y0);
 }
 
+/* Pixel (x, y), the coordinates clamped to the plane. */
+MCF int mc_px(const McPlaneView *p, int x, int y)
+{
+    return p->data[(ptrdiff_t)mc_clamp(y, 0, p->h - 1) * p->stride + mc_clamp(x, 0, p->w - 1)];
+}
+
 /* Bilinear sample in 1/16 at (ix + fx/16, iy + fy/16), clamped reads. */
 MCF int mc_bilin_px(const McPlaneView *p, int ix, int iy, int fx, int fy)
 {
@@ -184,6 +190,24 @@ MCF int mc_cubic_px(const McPlaneView *p, int ix, int iy, int fx, int fy)
     return v > 4080 ? 4080 : v;
 }
 
+/* The bidirectional average of two samples p (prev) and n (next), 1/16. */
+MCF int mc_pred_mix(int p, int n, int wt)
+{
+    return ((256 - wt) * p + wt * n + 128) >> 8;
+}
+
+/* The OBMC sum of three predictions (1/16) with weights in 1/8 summing to
+ * 8, to a pixel; with one prediction, mc_put16(). */
+MCF int mc_obmc8(int k0, int k1, int k2, int p0, int ph, int pv)
+{
+    return (k0 * p0 + k1 * ph + k2 * pv + 64) >> 7;
+}
+
+MCF int mc_put16(int p)
+{
+    return (p + 8) >> 4;
+}
+
 /* The bidirectional bicubic prediction (1/16 units) at pixel (x, y) of a
  * plane for the vector v (quarter luma pel; scale 4 luma, 2 chroma) at
  * phase weight wt (1/256). */
@@ -194,9 +218,8 @@ MCF int mc_pred_px(const McPlaneView *P, const McPlaneView *N, const McPhase *ph
     mc_phase_split(v.x, scale, ph, &ax, &bx);
     mc_phase_split(v.y, scale, ph, &ay, &by);
     const int pxs = x * 16 - ax, pys = y * 16 - ay, nxs = x * 16 + bx, nys = y * 16 + by;
-    const int p = mc_cubic_px(P, pxs >> 4, pys >> 4, pxs & 15, pys & 15);
-    const int n = mc_cubic_px(N, nxs >> 4, nys >> 4, nxs & 15, nys & 15);
-    return ((256 - wt) * p + wt * n + 128) >> 8;
+    return mc_pred_mix(mc_cubic_px(P, pxs >> 4, pys >> 4, pxs & 15, pys & 15),
+                       mc_cubic_px(N, nxs >> 4, nys >> 4, nxs & 15, nys & 15), wt);
 }
 
 MCF int mc_vec_eq(McVec a, McVec b)
@@ -217,7 +240,7 @@ MCF int mc_render_px(const McPlaneView *P, const McPlaneView *N, const McPhase *
     const McVec own = vec[k];
     const int p0 = mc_pred_px(P, N, ph, wt, scale, own, x, y);
     if (!overlap)
-        return (p0 + 8) >> 4;
+        return mc_put16(p0);
     McVec vh = own, vv = own;
     if (lx < hb) {
         if (bx > 0) vh = vec[k - 1];
@@ -230,12 +253,64 @@ MCF int mc_render_px(const McPlaneView *P, const McPlaneView *N, const McPhase *
         vv = vec[k + g->nbx];
     }
     if (mc_vec_eq(vh, own) && mc_vec_eq(vv, own))
-        return (p0 + 8) >> 4;
+        return mc_put16(p0);
     const int pp = mc_vec_eq(vh, own) ? p0 : mc_pred_px(P, N, ph, wt, scale, vh, x, y);
     const int pv = mc_vec_eq(vv, own) ? p0 : mc_vec_eq(vv, vh) ? pp
                                            : mc_pred_px(P, N, ph, wt, scale, vv, x, y);
-    return (mc_mask8(0, bs, lx, ly) * p0 + mc_mask8(1, bs, lx, ly) * pp +
-            mc_mask8(2, bs, lx, ly) * pv + 64) >> 7;
+    return mc_obmc8(mc_mask8(0, bs, lx, ly), mc_mask8(1, bs, lx, ly), mc_mask8(2, bs, lx, ly),
+                    p0, pp, pv);
+}
+
+/* The two costs of the vector choice over the window [x0, x0 + w) x
+ * [y0, y0 + h), summed over the pixels i = lane, lane + nlanes, ... of the
+ * window (i = y * w + x; a warp's lanes, or one lane on the CPU), walked
+ * incrementally (a division per pixel costs more than the pixel's
+ * arithmetic on the GPU). Integer sums do not depend on the order.
+ * mc_cost_int_part: whole-pixel SAD of prev at (x - ax, y - ay) against
+ * next at (x + bx, y + by). */
+MCF uint32_t mc_cost_int_part(const McPlaneView *P, const McPlaneView *N, int x0, int y0, int w,
+                              int h, int ax, int ay, int bx, int by, int lane, int nlanes)
+{
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = x0 + lane % w, y = y0 + lane / w;
+    uint32_t s = 0;
+    for (int j = lane; j < w * h; j += nlanes) {
+        s += (uint32_t)mc_abs(mc_px(P, x - ax, y - ay) - mc_px(N, x + bx, y + by));
+        x += sx;
+        y += sy;
+        if (x >= x0 + w) {
+            x -= w;
+            y++;
+        }
+    }
+    return s;
+}
+
+/* mc_cost_sub_part: the bilateral cost (bilinear samples, 1/16 units) of
+ * the quarter-pel vector (vx, vy) at the phase. */
+MCF uint32_t mc_cost_sub_part(const McPlaneView *P, const McPlaneView *N, const McPhase *ph,
+                              int x0, int y0, int w, int h, int vx, int vy, int lane, int nlanes)
+{
+    int ax, ay, bx, by;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    const int pxs = x0 * 16 - ax, pys = y0 * 16 - ay, nxs = x0 * 16 + bx, nys = y0 * 16 + by;
+    const int ix = pxs >> 4, fx = pxs & 15, iy = pys >> 4, fy = pys & 15;
+    const int jx = nxs >> 4, gx = nxs & 15, jy = nys >> 4, gy = nys & 15;
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = lane % w, y = lane / w;
+    uint32_t s = 0;
+    for (int i = lane; i < w * h; i += nlanes) {
+        s += (uint32_t)mc_abs(mc_bilin_px(P, ix + x, iy + y, fx, fy) -
+                              mc_bilin_px(N, jx + x, jy + y, gx, gy));
+        x += sx;
+        y += sy;
+        if (x >= w) {
+            x -= w;
+            y++;
+        }
+    }
+    return s;
 }
 
 /* filters/blend.c at one pixel: (1-t)*prev + t*next. */

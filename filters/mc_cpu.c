@@ -16,7 +16,6 @@ static void mc_cpu_uninit(void **priv)
     aligned_free(s->vec_a);
     aligned_free(s->vec_c);
     aligned_free(s->cost_a);
-    aligned_free(s->scratch);
     aligned_free(s->tab);
     free(s);
     *priv = NULL;
@@ -47,16 +46,13 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->vec_a = aligned_calloc(n * s->threads * sizeof *s->vec_a);
     s->vec_c = aligned_calloc(n * s->threads * sizeof *s->vec_c);
     s->cost_a = aligned_calloc(n * s->threads * sizeof *s->cost_a);
-    s->bmax = p->block + 2 * (p->block / MC_MARGIN_DIV);
-    s->scratch_len = ALIGN_UP(2 * (size_t)s->bmax * s->bmax, 32);
-    s->scratch = aligned_calloc(s->scratch_len * s->threads * sizeof *s->scratch);
     /* displacements k = v * scale of every vector the fields can hold
      * (|v| <= range pel, quarter pel, refined by up to 3/4) */
     s->ph.K = 16 * (p->range + 2);
     s->tab = aligned_calloc((2 * (size_t)s->ph.K + 1) * sizeof *s->tab);
     s->ph.tab = s->tab;
     s->ph.den = 0; /* no phase yet */
-    if (!s->vec_a || !s->vec_c || !s->cost_a || !s->scratch || !s->tab) {
+    if (!s->vec_a || !s->vec_c || !s->cost_a || !s->tab) {
         mc_cpu_uninit((void **)&s);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
@@ -119,23 +115,21 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
         const int r0 = (int)((int64_t)nby * tid / nt), r1 = (int)((int64_t)nby * (tid + 1) / nt);
         McVec *vec_a = s->vec_a + nb * (size_t)tid, *vec_c = s->vec_c + nb * (size_t)tid;
         uint32_t *cost_a = s->cost_a + nb * (size_t)tid;
-        uint16_t *tmp = s->scratch + s->scratch_len * (size_t)tid;
-        uint16_t buf[4 * 32 * 32];
-        int16_t rtmp2[35 * 32];
+        uint16_t buf[3 * 32 * 32];
         const int a0 = max_i(r0 - 2, 0), a1 = min_i(r1 + 2, nby);
         const int c0 = max_i(r0 - 1, 0), c1 = min_i(r1 + 1, nby);
         for (int i = a0; r0 < r1 && i < a1 + 2; i++) {
             if (i < a1)
                 for (int bx = 0; bx < nbx; bx++)
-                    mc_choose_block(s, pr, bx, i, vec_a, cost_a, tmp);
+                    mc_choose_block(s, pr, bx, i, vec_a, cost_a);
             const int j = i - 1;
             if (j >= c0 && j < c1)
                 for (int bx = 0; bx < nbx; bx++)
-                    vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, pr, bx, j, vec_a, cost_a, tmp);
+                    vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, pr, bx, j, vec_a, cost_a);
             const int r = i - 2;
             if (r >= r0 && r < r1)
                 for (int bx = 0; bx < nbx; bx++)
-                    mc_render_block(s, vec_c, pr, bx, r, wt, out, buf, rtmp2);
+                    mc_render_block(s, vec_c, pr, bx, r, wt, out, buf);
         }
     }
     return 0;

@@ -22,9 +22,6 @@ typedef struct Mc {
      * for the thread's band of block rows plus its halo */
     McVec *vec_a, *vec_c;
     uint32_t *cost_a;
-    uint16_t *scratch;           /* per thread, scratch_len samples        */
-    size_t scratch_len;
-    int bmax;                    /* largest bilateral window side          */
     int32_t *tab;                /* the phase's displacement table         */
     McPhase ph;                  /* the phase of the picture being built   */
 } Mc;
@@ -36,8 +33,6 @@ static inline void split16(int d, int *i, int *f)
     *f = d & 15;
 }
 
-static inline int clampc(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
-
 /* Whether rows y0..y0+h and columns x0..x0+w (inclusive of the bilinear
  * neighbour) stay inside the padded plane. */
 static inline int inside(const OmctiPlane *p, int x0, int y0, int w, int h)
@@ -46,26 +41,18 @@ static inline int inside(const OmctiPlane *p, int x0, int y0, int w, int h)
            y0 + h < p->h + p->pad;
 }
 
-/* mc_vectors.c: bilinear samples of a w x h region whose top-left sample
- * lies at (x0*16 + fx, y0*16 + fy) in 1/16 pel, into dst (1/16 units,
- * 0..4080), clamped to the padded plane where it leaves it. */
-void mc_sample_bilinear(uint16_t *dst, int ds, const OmctiPlane *p, int x0, int y0, int fx,
-                        int fy, int w, int h);
-
 /* mc_vectors.c, stage A of block (bx, by) (mc_stages.h mc_choose()): the
- * screened vector and its exact bilateral cost into vec[k], cost[k]. tmp
- * holds 2 * bmax * bmax samples. */
+ * screened vector and its exact bilateral cost into vec[k], cost[k]. */
 void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec,
-                     uint32_t *cost, uint16_t *tmp);
+                     uint32_t *cost);
 
 /* mc_vectors.c, stage C of block (bx, by) (mc_stages.h mc_refine()). */
 McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a,
-                      const uint32_t *cost_a, uint16_t *tmp);
+                      const uint32_t *cost_a);
 
 /* mc_render.c: block (bx, by) of all three planes of out from the final
- * vectors vec at phase weight wt. buf holds 4 * 32 * 32 samples, tmp2
- * 35 * 32. */
+ * vectors vec at phase weight wt. buf holds 3 * 32 * 32 samples. */
 void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
-                     int wt, OmctiPicture *out, uint16_t *buf, int16_t *tmp2);
+                     int wt, OmctiPicture *out, uint16_t *buf);
 
 #endif

@@ -5,47 +5,6 @@
 #include "src/common.h"
 #include "filters/mc_priv.h"
 
-/* Bicubic samples (separable Catmull-Rom taps mc_cubic_taps), the same
- * interface and units as mc_sample_bilinear(), clamped to the padded plane
- * where the footprint leaves it. The horizontal pass keeps 1/64 in int16,
- * the vertical pass rounds once to 1/16 and clamps to 0..4080. tmp holds
- * (h + 3) * w values. */
-static void sample_cubic(uint16_t *dst, int ds, const OmctiPlane *p, int x0, int y0, int fx,
-                         int fy, int w, int h, int16_t *tmp)
-{
-    if (!fx && !fy) {
-        mc_sample_bilinear(dst, ds, p, x0, y0, 0, 0, w, h);
-        return;
-    }
-    const int8_t *cx = mc_cubic_taps[fx], *cy = mc_cubic_taps[fy];
-    const int lo = -p->pad, hix = p->w - 1 + p->pad, hiy = p->h - 1 + p->pad;
-    const int fast = x0 - 1 >= lo && x0 + w + 1 <= hix && y0 - 1 >= lo && y0 + h + 1 <= hiy;
-    for (int r = 0; r < h + 3; r++) {
-        const uint8_t *row = p->data + (ptrdiff_t)clampc(y0 - 1 + r, lo, hiy) * p->stride;
-        int16_t *t = tmp + r * w;
-        if (fast) {
-            const uint8_t *q = row + x0;
-            for (int x = 0; x < w; x++)
-                t[x] = (int16_t)(cx[0] * q[x - 1] + cx[1] * q[x] + cx[2] * q[x + 1] +
-                                 cx[3] * q[x + 2]);
-        } else {
-            for (int x = 0; x < w; x++)
-                t[x] = (int16_t)(cx[0] * row[clampc(x0 + x - 1, lo, hix)] +
-                                 cx[1] * row[clampc(x0 + x, lo, hix)] +
-                                 cx[2] * row[clampc(x0 + x + 1, lo, hix)] +
-                                 cx[3] * row[clampc(x0 + x + 2, lo, hix)]);
-        }
-    }
-    for (int y = 0; y < h; y++, dst += ds) {
-        const int16_t *t0 = tmp + y * w, *t1 = t0 + w, *t2 = t1 + w, *t3 = t2 + w;
-        for (int x = 0; x < w; x++) {
-            int v = cy[0] * t0[x] + cy[1] * t1[x] + cy[2] * t2[x] + cy[3] * t3[x] + 128;
-            v = v < 0 ? 0 : v >> 8;
-            dst[x] = (uint16_t)(v > 4080 ? 4080 : v);
-        }
-    }
-}
-
 /* Whether the bicubic footprint of a w x h region whose integer sample
  * (0, 0) is (x0, y0) lies inside the padded plane (rows y0-1 .. y0+h+1,
  * columns x0-1 .. x0+w+1): then no coordinate needs clamping. */
@@ -55,15 +14,34 @@ static inline int cubic_inside(const OmctiPlane *p, int x0, int y0, int w, int h
            y0 + h + 1 <= p->h - 1 + p->pad;
 }
 
+/* The C reference's prediction with clamped samples (mc_block.h), for the
+ * rare footprints past the padding; out of line, so that the fast path
+ * stays lean. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void predict_clamped(uint16_t *dst, const OmctiPlane *P, const OmctiPlane *N, int ix,
+                            int iy, int fx, int fy, int jx, int jy, int gx, int gy, int w, int h,
+                            int wt)
+{
+    const McPlaneView pv = { P->data, (int)P->stride, P->w, P->h };
+    const McPlaneView nv = { N->data, (int)N->stride, N->w, N->h };
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            dst[y * 32 + x] = (uint16_t)mc_pred_mix(mc_cubic_px(&pv, ix + x, iy + y, fx, fy),
+                                                    mc_cubic_px(&nv, jx + x, jy + y, gx, gy), wt);
+}
+
 /* Prediction of a w x h region at (x0, y0) of plane c for one vector, in
  * 1/16 units, into dst (stride 32): through the DSP table when both
- * footprints are inside the padded planes, else from clamped samples. The
+ * footprints are inside the padded planes, else with the C reference's
+ * clamped samples (mc_block.h; the rare vectors past the padding). The
  * kernel computes 8, 16 or 32 columns; columns past w are scratch (dst has
  * room for them), and a sample's value does not depend on the region it is
  * computed in, so predicting a whole block at once equals predicting its
  * sub-blocks one by one. */
 static void predict(const Mc *s, uint16_t *dst, const FilterPair *pr, int c, McVec v, int x0,
-                    int y0, int w, int h, int wt, uint16_t *tmp, int16_t *tmp2)
+                    int y0, int w, int h, int wt)
 {
     const OmctiPlane *P = &pr->prev->p[c], *N = &pr->next->p[c];
     const int scale = c ? 2 : 4;
@@ -80,12 +58,7 @@ static void predict(const Mc *s, uint16_t *dst, const FilterPair *pr, int c, McV
                      N->data + (ptrdiff_t)jy * N->stride + jx, N->stride, gx, gy, kw, h, wt);
         return;
     }
-    sample_cubic(dst, 32, P, ix, iy, fx, fy, w, h, tmp2);
-    sample_cubic(tmp, w, N, jx, jy, gx, gy, w, h, tmp2);
-    const int wp = 256 - wt;
-    for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            dst[y * 32 + x] = (uint16_t)((wp * dst[y * 32 + x] + wt * tmp[y * w + x] + 128) >> 8);
+    predict_clamped(dst, P, N, ix, iy, fx, fy, jx, jy, gx, gy, w, h, wt);
 }
 
 static void copy_cols(uint16_t *dst, const uint16_t *src, int w, int h)
@@ -102,7 +75,7 @@ static void copy_cols(uint16_t *dst, const uint16_t *src, int w, int h)
  * >> 12 equals (k0*p0 + k1*ph + k2*pv + 64) >> 7 with k = w/32, which for
  * ph == pv == p0 is (p0 + 8) >> 4, the one-vector picture. */
 void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
-                     int wt, OmctiPicture *out, uint16_t *buf, int16_t *tmp2)
+                     int wt, OmctiPicture *out, uint16_t *buf)
 {
     const size_t k = (size_t)by * s->nbx + bx;
     const McVec own = vec[k];
@@ -114,7 +87,7 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
         if (by + 1 < s->nby) vb = vec[k + s->nbx];
     }
     const int same = mc_vec_eq(vl, own) && mc_vec_eq(vr, own) && mc_vec_eq(vt, own) && mc_vec_eq(vb, own);
-    uint16_t *O = buf, *H = buf + 32 * 32, *V = buf + 2 * 32 * 32, *tmp = buf + 3 * 32 * 32;
+    uint16_t *O = buf, *H = buf + 32 * 32, *V = buf + 2 * 32 * 32;
     for (int c = 0; c < 3; c++) {
         const int pw = c ? chroma_size(s->w) : s->w, ph = c ? chroma_size(s->h) : s->h;
         const int bs = c ? s->block / 2 : s->block, hb = bs / 2;
@@ -123,7 +96,7 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
         const int w = min_i(bs, pw - x0), h = min_i(bs, ph - y0);
         const ptrdiff_t ds = out->stride[c];
         uint8_t *d = out->data[c] + (ptrdiff_t)y0 * ds + x0;
-        predict(s, O, pr, c, own, x0, y0, w, h, wt, tmp, tmp2);
+        predict(s, O, pr, c, own, x0, y0, w, h, wt);
         if (same) {
             s->dsp.put(d, ds, O, 32, w, h);
             continue;
@@ -131,19 +104,19 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
         /* columns [0, hb) weigh the left neighbour, [hb, bs) the right one;
          * rows [0, hb) the one above, [hb, bs) the one below */
         const int wl = min_i(hb, w), wr = w - hb, ht = min_i(hb, h), hbot = h - hb;
-        if (!mc_vec_eq(vl, own)) predict(s, H, pr, c, vl, x0, y0, wl, h, wt, tmp, tmp2);
+        if (!mc_vec_eq(vl, own)) predict(s, H, pr, c, vl, x0, y0, wl, h, wt);
         else copy_cols(H, O, wl, h);
         if (wr > 0) {
             if (!mc_vec_eq(vr, own))
-                predict(s, H + hb, pr, c, vr, x0 + hb, y0, wr, h, wt, tmp, tmp2);
+                predict(s, H + hb, pr, c, vr, x0 + hb, y0, wr, h, wt);
             else
                 copy_cols(H + hb, O + hb, wr, h);
         }
-        if (!mc_vec_eq(vt, own)) predict(s, V, pr, c, vt, x0, y0, w, ht, wt, tmp, tmp2);
+        if (!mc_vec_eq(vt, own)) predict(s, V, pr, c, vt, x0, y0, w, ht, wt);
         else copy_cols(V, O, w, ht);
         if (hbot > 0) {
             if (!mc_vec_eq(vb, own))
-                predict(s, V + hb * 32, pr, c, vb, x0, y0 + hb, w, hbot, wt, tmp, tmp2);
+                predict(s, V + hb * 32, pr, c, vb, x0, y0 + hb, w, hbot, wt);
             else
                 copy_cols(V + hb * 32, O + hb * 32, w, hbot);
         }

@@ -52,58 +52,21 @@ __device__ __forceinline__ uint32_t mc_warp_sum(uint32_t v)
 #define MC_SUM(v) (v)
 #endif
 
-/* The lanes' costs for mc_stages.h: reads clamped to the visible plane
- * (equal to the CPU's reads of the padded plane), pixel i of the window
- * walked incrementally (a division per pixel costs more than the pixel's
- * arithmetic on the GPU). */
+/* The lanes' costs for mc_stages.h: the C reference's sums over the lane's
+ * pixels (mc_block.h), added up over the warp. */
 #define MC_STAGE_CTX const CudaMcArgs *
 
 MCF uint32_t mc_cost_int(const CudaMcArgs *a, int x0, int y0, int w, int h, int ax, int ay,
                          int bx, int by)
 {
-    const McPlaneView *P = &a->prev[0], *N = &a->next[0];
-    const int sx = MC_NLANES % w, sy = MC_NLANES / w;
-    int x = x0 + MC_LANE % w, y = y0 + MC_LANE / w;
-    uint32_t s = 0;
-    for (int j = MC_LANE; j < w * h; j += MC_NLANES) {
-        const int d = P->data[(ptrdiff_t)mc_clamp(y - ay, 0, P->h - 1) * P->stride +
-                              mc_clamp(x - ax, 0, P->w - 1)] -
-                      N->data[(ptrdiff_t)mc_clamp(y + by, 0, N->h - 1) * N->stride +
-                              mc_clamp(x + bx, 0, N->w - 1)];
-        s += (uint32_t)mc_abs(d);
-        x += sx;
-        y += sy;
-        if (x >= x0 + w) {
-            x -= w;
-            y++;
-        }
-    }
-    return MC_SUM(s);
+    return MC_SUM(mc_cost_int_part(&a->prev[0], &a->next[0], x0, y0, w, h, ax, ay, bx, by,
+                                   MC_LANE, MC_NLANES));
 }
 
 MCF uint32_t mc_cost_sub(const CudaMcArgs *a, int x0, int y0, int w, int h, int vx, int vy)
 {
-    int ax, ay, bx, by;
-    mc_phase_split(vx, 4, &a->ph, &ax, &bx);
-    mc_phase_split(vy, 4, &a->ph, &ay, &by);
-    const int pxs = x0 * 16 - ax, pys = y0 * 16 - ay, nxs = x0 * 16 + bx, nys = y0 * 16 + by;
-    const int ix = pxs >> 4, fx = pxs & 15, iy = pys >> 4, fy = pys & 15;
-    const int jx = nxs >> 4, gx = nxs & 15, jy = nys >> 4, gy = nys & 15;
-    const int sx = MC_NLANES % w, sy = MC_NLANES / w;
-    int x = MC_LANE % w, y = MC_LANE / w;
-    uint32_t s = 0;
-    for (int i = MC_LANE; i < w * h; i += MC_NLANES) {
-        const int d = mc_bilin_px(&a->prev[0], ix + x, iy + y, fx, fy) -
-                      mc_bilin_px(&a->next[0], jx + x, jy + y, gx, gy);
-        s += (uint32_t)mc_abs(d);
-        x += sx;
-        y += sy;
-        if (x >= w) {
-            x -= w;
-            y++;
-        }
-    }
-    return MC_SUM(s);
+    return MC_SUM(mc_cost_sub_part(&a->prev[0], &a->next[0], &a->ph, x0, y0, w, h, vx, vy,
+                                   MC_LANE, MC_NLANES));
 }
 
 #include "filters/mc_stages.h"
@@ -140,8 +103,7 @@ MCF int mc_blend_pixel(const CudaMcArgs *a, int c, int x, int y)
 {
     const McPlaneView *P = c == 0 ? &a->prev[0] : c == 1 ? &a->prev[1] : &a->prev[2];
     const McPlaneView *N = c == 0 ? &a->next[0] : c == 1 ? &a->next[1] : &a->next[2];
-    return mc_blend_px(P->data[(ptrdiff_t)y * P->stride + x], N->data[(ptrdiff_t)y * N->stride + x],
-                       a->wt);
+    return mc_blend_px(mc_px(P, x, y), mc_px(N, x, y), a->wt);
 }
 
 #ifdef __cplusplus
