@@ -5,7 +5,6 @@
 
 #include <stddef.h>
 
-#include "filters/filter.h"
 #include "src/motion/engine.h"
 
 typedef enum CudaKernelKind {
@@ -39,13 +38,5 @@ unsigned long cuda_engine_uploads(const MotionEngine *e);
 
 /* Planes uploaded straight from pinned (registered) frames, no staging. */
 unsigned long cuda_engine_direct_uploads(const MotionEngine *e);
-
-/* For the benchmark: with b a started filter_backend_cuda (omcti, mcti or
- * blend) that has built a picture of the pair: runs the kernels of phase
- * num/den `reps` times, timed with CUDA events: ms_vec[i] the phase table
- * and vector choice (stages A, C), ms_render[i] the rendering of all
- * planes (no download). */
-int cuda_filter_time(void *b, const FilterPair *pr, int64_t num, int64_t den, int reps,
-                     float *ms_vec, float *ms_render, char *err, size_t errlen);
 
 #endif

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "kernels/cuda_device.h"
-#include "kernels/cuda_engine.h"
+#include "kernels/cuda_filter.h"
 #include "kernels/cuda_mc.h"
 #include "filters/filter.h"
 #include "src/common.h"

@@ -16,6 +16,7 @@
 #include "filters/filter.h"
 #include "kernels/cuda_device.h"
 #include "kernels/cuda_engine.h"
+#include "kernels/cuda_filter.h"
 #include "src/common.h"
 #include "src/frame.h"
 #include "src/motion/engine.h"
