@@ -33,7 +33,7 @@ timeout 300 ninja -C $B 2>&1 | grep -E "warning|error|FAILED" | head -20
 [ -x $B/tests/cuda/test_cuda_equiv ] || { echo "build failed"; exit 1; }
 
 step "unit and CUDA suites (without cuda-equiv, run next)"
-timeout 200 meson test -C $B cuda-nogpu cuda-cli-nogpu cuda-mc-emul filters filters-dsp motion_engine \
+timeout 200 meson test -C $B cuda-nogpu cuda-cli-nogpu cuda-mc-emul filters checkasm motion_engine \
     --print-errorlogs 2>&1 | grep -E "^ *[0-9]+/|Ok:|Fail:"
 
 step "cuda-equiv: fields and pictures, CUDA vs CPU, with the real clip"
