@@ -1,4 +1,7 @@
-/* blend: (1-t)*prev + t*next per pixel, the cross-fade baseline. */
+/* The filters without motion, the floors every motion-compensated method
+ * must beat. blend: (1-t)*prev + t*next per pixel, the cross-fade; on the
+ * CPU, or on the context's device when it has a backend for it. repeat:
+ * the nearer original (prev on a tie). */
 #include <stdlib.h>
 
 #include "src/common.h"
@@ -8,8 +11,15 @@ typedef struct BlendContext {
     int threads;
 } BlendContext;
 
-static int blend_init(void **priv, const FilterParams *p, char *err, size_t errlen)
+typedef struct Blend {
+    const FilterBackend *be;
+    void *b;
+} Blend;
+
+static int blend_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, char *err,
+                          size_t errlen)
 {
+    (void)method;
     BlendContext *s = calloc(1, sizeof *s);
     if (!s) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     s->threads = p->threads > 0 ? p->threads : 1;
@@ -20,19 +30,20 @@ static int blend_init(void **priv, const FilterParams *p, char *err, size_t errl
 static void blend_rows(uint8_t *dst, ptrdiff_t ds, const uint8_t *a, ptrdiff_t as,
                        const uint8_t *b, ptrdiff_t bs, int w, int h, int wt, int threads)
 {
-    const int wa = 256 - wt;
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
     for (int y = 0; y < h; y++) {
         const uint8_t *pa = a + y * as, *pb = b + y * bs;
         uint8_t *d = dst + y * ds;
         for (int x = 0; x < w; x++)
-            d[x] = (uint8_t)((pa[x] * wa + pb[x] * wt + 128) >> 8);
+            d[x] = (uint8_t)mc_blend_px(pa[x], pb[x], wt);
     }
 }
 
-static int blend_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
-                         OmctiPicture *out)
+static int blend_cpu_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
+                             OmctiPicture *out, char *err, size_t errlen)
 {
+    (void)err;
+    (void)errlen;
     const BlendContext *s = priv;
     const int wt = phase_weight256(num, den);
     for (int i = 0; i < 3; i++) {
@@ -43,16 +54,80 @@ static int blend_picture(void *priv, const FilterPair *pair, int64_t num, int64_
     return 0;
 }
 
-static void blend_uninit(void **priv)
+static void blend_cpu_uninit(void **priv)
 {
     free(*priv);
     *priv = NULL;
 }
 
-const OmctiFilter filter_blend = {
-    .name = "blend",
-    .needs_motion = 0,
-    .init = blend_init,
-    .picture = blend_picture,
-    .uninit = blend_uninit,
+static const FilterBackend blend_backend_cpu = {
+    .device = NULL,
+    .init = blend_cpu_init,
+    .picture = blend_cpu_picture,
+    .uninit = blend_cpu_uninit,
 };
+
+static int blend_init(void **priv, const FilterParams *p, char *err, size_t errlen)
+{
+    Blend *s = calloc(1, sizeof *s);
+    if (!s) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    const int ret = filter_backend_open(&s->be, &s->b, &blend_backend_cpu, p, OMCTI_METHOD_BLEND,
+                                        err, errlen);
+    if (ret < 0) {
+        free(s);
+        return ret;
+    }
+    *priv = s;
+    return 0;
+}
+
+static int blend_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
+                         OmctiPicture *out, char *err, size_t errlen)
+{
+    const Blend *s = priv;
+    return s->be->picture(s->b, pair, num, den, out, err, errlen);
+}
+
+static void blend_uninit(void **priv)
+{
+    Blend *s = *priv;
+    if (!s) return;
+    s->be->uninit(&s->b);
+    free(s);
+    *priv = NULL;
+}
+
+static int repeat_init(void **priv, const FilterParams *p, char *err, size_t errlen)
+{
+    (void)p;
+    (void)err;
+    (void)errlen;
+    *priv = NULL;
+    return 0;
+}
+
+static int repeat_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
+                          OmctiPicture *out, char *err, size_t errlen)
+{
+    (void)priv;
+    (void)err;
+    (void)errlen;
+    OmctiPicture src;
+    frame_as_picture(2 * num <= den ? pair->prev : pair->next, &src);
+    picture_copy(out, &src);
+    return 0;
+}
+
+static void repeat_uninit(void **priv)
+{
+    *priv = NULL;
+}
+
+#define STILL_FILTER(filter_name, prefix)                                               \
+    {                                                                                   \
+        .name = filter_name, .needs_motion = 0, .init = prefix##_init,                  \
+        .picture = prefix##_picture, .uninit = prefix##_uninit,                         \
+    }
+
+const OmctiFilter filter_blend = STILL_FILTER("blend", blend);
+const OmctiFilter filter_repeat = STILL_FILTER("repeat", repeat);

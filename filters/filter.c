@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "filters/filter.h"
 
 const OmctiFilter *filter_for_method(OmctiMethod m)
@@ -9,4 +11,31 @@ const OmctiFilter *filter_for_method(OmctiMethod m)
     case OMCTI_METHOD_REPEAT: return &filter_repeat;
     default:                  return NULL;
     }
+}
+
+static const FilterBackend *const device_backends[] = {
+#if OMCTI_HAVE_CUDA
+    &filter_backend_cuda,
+#endif
+    NULL,
+};
+
+int filter_backend_open(const FilterBackend **be, void **b, const FilterBackend *cpu,
+                        const FilterParams *p, OmctiMethod method, char *err, size_t errlen)
+{
+    *b = NULL;
+    if (p->dev && p->dev->type)
+        for (size_t i = 0; device_backends[i]; i++) {
+            if (strcmp(device_backends[i]->device, p->dev->type->name))
+                continue;
+            const int ret = device_backends[i]->init(b, p, method, err, errlen);
+            if (ret >= 0) {
+                *be = device_backends[i];
+                return 0;
+            }
+            if (!p->dev_fallback)
+                return ret;
+        }
+    *be = cpu;
+    return cpu->init(b, p, method, err, errlen);
 }

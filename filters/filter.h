@@ -11,7 +11,9 @@
 #include <stdint.h>
 
 #include "omcti.h"
+#include "src/device.h"
 #include "src/frame.h"
+#include "filters/mc_block.h"
 #include "src/motion/engine.h"
 
 typedef struct FilterParams {
@@ -21,6 +23,12 @@ typedef struct FilterParams {
     int threads;        /* OpenMP threads for the per-picture work       */
     OmctiSceneCut scd;
     double scd_threshold;
+    /* The context's device (NULL: none): the filter runs its heavy stages
+     * there when it has a backend for the device's type. dev_fallback: a
+     * backend that fails to start leaves the work to the CPU backend
+     * (engine auto) instead of failing. */
+    Device *dev;
+    int dev_fallback;
 } FilterParams;
 
 typedef struct FilterPair {
@@ -34,10 +42,10 @@ typedef struct OmctiFilter {
     int  (*init)(void **priv, const FilterParams *p, char *err, size_t errlen);
     /* Called once per new pair, before any picture of it (vector choice,
      * scene-cut decision). May be NULL. */
-    int  (*new_pair)(void *priv, const FilterPair *pair);
+    int  (*new_pair)(void *priv, const FilterPair *pair, char *err, size_t errlen);
     /* Builds the picture at t = num/den into out (visible area only). */
     int  (*picture)(void *priv, const FilterPair *pair, int64_t num, int64_t den,
-                    OmctiPicture *out);
+                    OmctiPicture *out, char *err, size_t errlen);
     /* 1 when the last pair was handled by a fallback (scene cut). */
     int  (*pair_is_cut)(void *priv);
     /* 1 when the last pair's pictures are the nearer original (a scene cut
@@ -45,6 +53,34 @@ typedef struct OmctiFilter {
     int  (*pair_holds)(void *priv);
     void (*uninit)(void **priv);
 } OmctiFilter;
+
+/* The heavy stages of a filter on one kind of hardware, like libavfilter's
+ * per-backend filters: the CPU's DSP tables and band wavefront
+ * (filters/mc_cpu.c), or GPU kernels (kernels/cuda_filter.c). Every backend
+ * gives the same pictures bit for bit; the decisions around them (hold,
+ * cut, which vector) are the filter's, made once (filters/mc.c,
+ * filters/mc_stages.h). */
+typedef struct FilterBackend {
+    const char *device;   /* device type it runs on; NULL: the CPU        */
+    /* method: OMCTI_METHOD_OMCTI, _MCTI or _BLEND */
+    int  (*init)(void **b, const FilterParams *p, OmctiMethod method, char *err,
+                 size_t errlen);
+    /* The pair's scene-cut statistics (motion methods). */
+    int  (*stats)(void *b, const FilterPair *pair, McSceneStats *st, char *err, size_t errlen);
+    /* The picture at num/den (0 < num < den) into out. */
+    int  (*picture)(void *b, const FilterPair *pair, int64_t num, int64_t den,
+                    OmctiPicture *out, char *err, size_t errlen);
+    void (*uninit)(void **b);
+} FilterBackend;
+
+/* Starts the backend for p->dev's type, or cpu when there is none (or it
+ * fails and p->dev_fallback allows the CPU). */
+int filter_backend_open(const FilterBackend **be, void **b, const FilterBackend *cpu,
+                        const FilterParams *p, OmctiMethod method, char *err, size_t errlen);
+
+#if OMCTI_HAVE_CUDA
+extern const FilterBackend filter_backend_cuda;
+#endif
 
 extern const OmctiFilter filter_omcti;
 extern const OmctiFilter filter_mcti;

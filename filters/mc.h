@@ -11,7 +11,7 @@
  * block is compensated with bicubic samples: with one vector (mcti) or per
  * sub-block with its own vector and the two neighbouring blocks' vectors
  * under per-pixel OBMC masks (omcti; H.263 Annex F masks scaled to the
- * block, measured slightly better than raised-cosine ones).
+ * block). The measurements behind each choice are in docs/quality.md.
  *
  * Everything per pixel is integer arithmetic in a fixed order, so a GPU port
  * can reproduce it bit for bit:
@@ -29,12 +29,19 @@
  *
  * Speed (docs/benchmarks.md, "Interpolation filter speed"): the per-pixel
  * loops run through the DSP table of filters/mc_dsp.h (C reference, AVX2,
- * AVX-512; OMCTI_FILTER_SIMD=c|avx2|avx512 caps it), bit-exact with the
+ * AVX-512; the CPU flags mask of src/cpu.h caps it), bit-exact with the
  * arithmetic above, with the clamped per-pixel code kept for footprints that
  * leave the padding. Each thread runs every stage on its own band of block
  * rows as a wavefront and recomputes the few halo rows it needs, so no
  * thread waits for another inside a picture and the output does not depend
  * on the thread count.
+ *
+ * Files: mc.c (the filter: the per-pair decisions, holding, the backend),
+ * mc_stages.h (the vector choice's decisions) and mc_block.h (the per-block
+ * arithmetic), both compiled for the CPU and for CUDA; the CPU backend is
+ * mc_cpu.c (set-up, the band wavefront), mc_vectors.c (its costs) and
+ * mc_render.c (predictions and the OBMC sum of a block); the CUDA backend
+ * is kernels/cuda_filter.c.
  */
 #ifndef OMCTI_FILTERS_MC_H
 #define OMCTI_FILTERS_MC_H
@@ -43,30 +50,22 @@
 
 #include "filters/filter.h"
 
-typedef enum McMask {
-    MC_MASK_RAISED_COSINE = 0, /* sin^2 windows overlapping by half a block */
-    MC_MASK_H263,              /* H.263 Annex F masks scaled to the block    */
-} McMask;
-
-int  mc_init(void **priv, const FilterParams *p, int overlap, char *err, size_t errlen);
-int  mc_new_pair(void *priv, const FilterPair *pair);
+int  mc_init(void **priv, const FilterParams *p, OmctiMethod method, char *err, size_t errlen);
+int  mc_new_pair(void *priv, const FilterPair *pair, char *err, size_t errlen);
 int  mc_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
-                OmctiPicture *out);
+                OmctiPicture *out, char *err, size_t errlen);
 int  mc_pair_is_cut(void *priv);
 int  mc_pair_holds(void *priv);
 void mc_uninit(void **priv);
 
-/* OBMC weights (1/256) of pixel (x, y) of a block of `block` x `block`
- * pixels: w[0] own vector, w[1] the horizontal neighbour (left for the left
- * half, right for the right half), w[2] the vertical neighbour (above for
- * the top half, below for the bottom half). They sum to 256. */
-void mc_mask_weights(McMask type, int block, int x, int y, int w[3]);
+/* The CPU backend (mc_cpu.c). */
+extern const FilterBackend mc_backend_cpu;
 
-/* n/d rounded to nearest, halves away from zero (d > 0), so that
- * mc_rdiv(-n, d) == -mc_rdiv(n, d): forward and backward are symmetric. */
-static inline int64_t mc_rdiv(int64_t n, int64_t d)
-{
-    return n >= 0 ? (2 * n + d) / (2 * d) : -((-2 * n + d) / (2 * d));
-}
+/* OBMC weights (1/256) of pixel (x, y) of a block of `block` x `block`
+ * pixels, the H.263 Annex F masks scaled to the block (mc_block.h): w[0] own vector,
+ * w[1] the horizontal neighbour (left for the left half, right for the
+ * right half), w[2] the vertical neighbour (above for the top half, below
+ * for the bottom half). They sum to 256 and are multiples of 32. */
+void mc_mask_weights(int block, int x, int y, int w[3]);
 
 #endif

@@ -1,7 +1,7 @@
 /* DSP primitives of the motion-compensated filters (mc.c) behind a function
  * table, dav1d style, like the SAD table of src/motion/sad.h: a plain C
- * reference and SIMD variants (AVX2, AVX-512) picked at run time, capped by a
- * level so that tests (tests/filters/test_mc_dsp.c) can force each one.
+ * reference and SIMD variants (AVX2, AVX-512) picked at run time, capped by
+ * the CPU flags mask (src/cpu.h) so that tests/checkasm runs each one.
  *
  * Every variant is bit-exact with the C reference, which is the arithmetic of
  * docs/architecture.md / mc.h written out for the case where every sample
@@ -20,8 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Catmull-Rom (Keys, a = -1/2) taps in 1/64 for the 16 fractions (mc.c). */
-extern const int8_t mc_cubic_taps[16][4];
+#include "filters/mc_block.h"
+
 
 /* The bidirectional bicubic prediction of a w x h block, in 1/16 units:
  *   dst[y*ds + x] = ((256 - wt) * C(p, pfx, pfy) + wt * C(n, nfx, nfy) + 128) >> 8
@@ -68,18 +68,14 @@ typedef struct McDSP {
     McSadFn sad;
     McObmcFn obmc;
     McPutFn put;
-    int level;          /* SAD_LEVEL_* (src/motion/sad.h) actually used */
+    int level;          /* CPU_LEVEL_* (src/cpu.h) actually used */
 } McDSP;
 
-/* Fills d with the best variants up to min(max_level, sad_cpu_level()). */
-void mc_dsp_init(McDSP *d, int max_level);
-
-/* The level the filters use: the CPU's, capped by the environment variable
- * OMCTI_FILTER_SIMD (c | avx2 | avx512) when set (tests, benchmarks). */
-int mc_dsp_default_level(void);
+/* Fills d with the best variants the CPU flags allow (src/cpu.h). */
+void mc_dsp_init(McDSP *d);
 
 #if defined(__x86_64__) || defined(__i386__)
-void mc_dsp_init_x86(McDSP *d, int level);
+void mc_dsp_init_x86(McDSP *d, unsigned flags);
 #endif
 
 #endif

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "filters/mc_dsp.h"
-#include "src/motion/sad.h"
+#include "src/cpu.h"
 
 #define INLINE static inline __attribute__((always_inline))
 #define T_AVX2 __attribute__((target("avx2")))
@@ -577,20 +577,21 @@ T_AVX512 static uint32_t sad_bilin_avx512(const uint8_t *p, ptrdiff_t ps, int pf
 
 /* ------------------------------------------------------------- init */
 
-void mc_dsp_init_x86(McDSP *d, int level)
+void mc_dsp_init_x86(McDSP *d, unsigned flags)
 {
-    if (level >= SAD_LEVEL_AVX2) {
+    const int level = cpu_level_of(flags);
+    if (level >= CPU_LEVEL_AVX2) {
         d->pred2 = pred2_avx2;
         d->sad_bilin = sad_bilin_avx2;
         d->sad = sad_avx2;
         d->obmc = obmc_avx2;
         d->put = put_avx2;
-        d->level = SAD_LEVEL_AVX2;
+        d->level = CPU_LEVEL_AVX2;
     }
     /* vpermb (AVX-512 VBMI) pairs the pixels of two rows in one step */
-    if (level >= SAD_LEVEL_AVX512 && __builtin_cpu_supports("avx512vbmi")) {
+    if (level >= CPU_LEVEL_AVX512 && (flags & OMCTI_CPU_FLAG_AVX512VBMI)) {
         d->pred2 = pred2_avx512;
         d->sad_bilin = sad_bilin_avx512;
-        d->level = SAD_LEVEL_AVX512;
+        d->level = CPU_LEVEL_AVX512;
     }
 }

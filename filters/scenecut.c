@@ -1,6 +1,4 @@
 /* Scene-cut detection with bounded temporal context (scenecut.h). */
-#include <stdio.h>
-#include <stdlib.h>
 
 #include "src/common.h"
 #include "filters/scenecut.h"
@@ -13,77 +11,61 @@ void scenecut_init(SceneCut *sc, const FilterParams *p)
     sc->thr256 = (uint32_t)(t * 256.0 + 0.5);
 }
 
-/* Spatial activity of the luma plane per pixel in 1/256: mean of the
- * horizontal and vertical absolute differences (every second row, which is
- * plenty for a global statistic). */
-static uint64_t activity(const OmctiPlane *p, int threads)
-{
-    uint64_t sum = 0;
-    (void)threads;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : sum) if (threads > 1)
-    for (int y = 0; y < p->h - 1; y += 2) {
-        const uint8_t *r = p->data + y * p->stride, *d = r + p->stride;
-        uint32_t row = 0;
-        for (int x = 0; x < p->w - 1; x++)
-            row += (uint32_t)(abs(r[x + 1] - r[x]) + abs(d[x] - r[x]));
-        sum += row;
-    }
-    return sum;
-}
-
-uint32_t scenecut_pair_cost(const FilterPair *pair, int threads)
-{
-    if (!pair->fields) return 0;
-    const MotionField *f = &pair->fields->fwd, *b = &pair->fields->bwd;
-    uint64_t res = 0;
-    for (int i = 0; i < f->bw * f->bh; i++)
-        res += f->sad[i] < b->sad[i] ? f->sad[i] : b->sad[i];
-    const OmctiPlane *p = &pair->next->p[0];
-    const uint64_t npix = (uint64_t)f->bw * f->bh * f->block * f->block;
-    const uint64_t act = activity(p, threads); /* over about half the pixels */
-    const uint64_t apix = (uint64_t)((p->h) / 2) * (p->w - 1);
-    /* residual per pixel relative to activity per pixel (+1 so that flat
-     * pictures do not divide by zero), in 1/256 */
-    const uint64_t r = res * 256 / npix;               /* residual, 1/256 */
-    const uint64_t a = apix ? act * 256 / apix : 0;     /* activity, 1/256 */
-    const uint64_t cost = r * 256 / (a + 256);
-#ifdef OMCTI_DEV_TUNING
-    if (getenv("OMCTI_SCD_DUMP"))
-        fprintf(stderr, "scd %llu resid %.3f act %.3f cost %.3f\n",
-                (unsigned long long)pair->next->serial, r / 256.0, a / 256.0, cost / 256.0);
-#endif
-    return (uint32_t)(cost > UINT32_MAX ? UINT32_MAX : cost);
-}
-
-/* Share (1/256) of the textured blocks that are bit-identical in prev and
- * next. Camera video never repeats a textured block exactly (noise, grain,
- * coding); screen captures and synthetic content do wherever nothing
- * changed, and change in steps rather than continuously. */
-uint32_t scenecut_static_share(const FilterPair *pair, int block, int threads)
+void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats *st)
 {
     const OmctiPlane *P = &pair->prev->p[0], *N = &pair->next->p[0];
+    const McPlaneView p = { P->data, (int)P->stride, P->w, P->h };
+    const McPlaneView n = { N->data, (int)N->stride, N->w, N->h };
+    (void)threads;
+    /* Spatial activity per pixel: mean of the horizontal and vertical
+     * absolute differences, every second row (plenty for a global
+     * statistic). */
+    uint64_t act = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : act) if (threads > 1)
+    for (int y = 0; y < N->h - 1; y += 2)
+        act += mc_activity_part(&n, y, 0, 1);
+    /* Textured blocks bit-identical in prev and next. Camera video never
+     * repeats a textured block exactly (noise, grain, coding); screen
+     * captures and synthetic content do wherever nothing changed, and
+     * change in steps rather than continuously. */
     const int nbx = P->w / block, nby = P->h / block; /* whole blocks only */
     uint32_t textured = 0, same = 0;
-    (void)threads;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : textured, same) if (threads > 1)
     for (int by = 0; by < nby; by++)
         for (int bx = 0; bx < nbx; bx++) {
-            const uint8_t *p = P->data + (ptrdiff_t)by * block * P->stride + bx * block;
-            const uint8_t *n = N->data + (ptrdiff_t)by * block * N->stride + bx * block;
-            int flat = 1, eq = 1;
-            for (int y = 0; y < block; y++) {
-                const uint8_t *pr = p + y * P->stride, *nr = n + y * N->stride;
-                for (int x = 0; x < block; x++) {
-                    flat &= pr[x] == p[0];
-                    eq &= pr[x] == nr[x];
-                }
-            }
-            if (!flat) {
+            int r = 3;
+            for (int y = 0; y < block; y++)
+                r &= mc_static_row(&p, &n, block, bx, by, y);
+            if (!(r & 1)) {
                 textured++;
-                same += (uint32_t)eq;
+                same += (uint32_t)(r >> 1);
             }
         }
-    return textured ? (uint32_t)((uint64_t)same * 256 / textured) : 0;
+    st->activity = act;
+    st->textured = textured;
+    st->same = same;
+}
+
+uint32_t scenecut_cost(const MotionFields *fields, const McSceneStats *st, int w, int h)
+{
+    if (!fields) return 0;
+    const MotionField *f = &fields->fwd, *b = &fields->bwd;
+    uint64_t res = 0;
+    for (int i = 0; i < f->bw * f->bh; i++)
+        res += f->sad[i] < b->sad[i] ? f->sad[i] : b->sad[i];
+    const uint64_t npix = (uint64_t)f->bw * f->bh * f->block * f->block;
+    const uint64_t apix = (uint64_t)(h / 2) * (uint64_t)(w - 1); /* rows the activity read */
+    /* residual per pixel relative to activity per pixel (+1 so that flat
+     * pictures do not divide by zero), in 1/256 */
+    const uint64_t r = res * 256 / npix;                      /* residual, 1/256 */
+    const uint64_t a = apix ? st->activity * 256 / apix : 0;  /* activity, 1/256 */
+    const uint64_t cost = r * 256 / (a + 256);
+    return (uint32_t)(cost > UINT32_MAX ? UINT32_MAX : cost);
+}
+
+uint32_t scenecut_share(const McSceneStats *st)
+{
+    return st->textured ? (uint32_t)((uint64_t)st->same * 256 / st->textured) : 0;
 }
 
 int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t share, uint64_t prev_serial,

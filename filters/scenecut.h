@@ -31,12 +31,20 @@ typedef struct SceneCut {
 
 void scenecut_init(SceneCut *sc, const FilterParams *p);
 
-/* Pair cost in 1/256 (integer, deterministic) from the fields and frames. */
-uint32_t scenecut_pair_cost(const FilterPair *pair, int threads);
+/* The pair's statistics on the CPU (the CPU backend's stats stage): the
+ * activity of next's luma (mc_activity_part() of every second row), and
+ * the whole textured blocks and those bit-identical in prev and next
+ * (mc_static_row()). A device backend computes the same integers. */
+void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats *st);
+
+/* Pair cost in 1/256 (integer, deterministic): the motion-compensated
+ * residual per pixel (the smaller of the forward and backward SAD of every
+ * block) relative to the activity per pixel of the w x h picture. */
+uint32_t scenecut_cost(const MotionFields *f, const McSceneStats *st, int w, int h);
 
 /* Share (1/256) of the textured whole blocks that are bit-identical in the
  * two pictures: high for screen captures and synthetic content. */
-uint32_t scenecut_static_share(const FilterPair *pair, int block, int threads);
+uint32_t scenecut_share(const McSceneStats *st);
 
 /* Decides whether the pair (with that cost) is a cut, and records the cost
  * and the static share. prev_serial/next_serial detect a gap in the stream

@@ -26,6 +26,14 @@
 extern "C" {
 #endif
 
+/* The library's exported functions (the shared library exports nothing
+ * else). */
+#if defined(OMCTI_BUILDING_LIB) && defined(__GNUC__)
+#define OMCTI_API __attribute__((visibility("default")))
+#else
+#define OMCTI_API
+#endif
+
 #define OMCTI_VERSION_MAJOR 0
 #define OMCTI_VERSION_MINOR 1
 #define OMCTI_VERSION_PATCH 0
@@ -94,61 +102,80 @@ typedef struct OmctiStats {
 
 typedef struct OmctiContext OmctiContext;
 
-const char *omcti_version(void);
+OMCTI_API const char *omcti_version(void);
 
-void omcti_default_settings(OmctiSettings *s);
+OMCTI_API void omcti_default_settings(OmctiSettings *s);
 
 /* Names <-> enums; return -1 for an unknown name. */
-int omcti_method_from_name(const char *name);
-int omcti_search_from_name(const char *name);
-const char *omcti_method_name(OmctiMethod m);
-const char *omcti_search_name(OmctiSearch s);
+OMCTI_API int omcti_method_from_name(const char *name);
+OMCTI_API int omcti_search_from_name(const char *name);
+OMCTI_API const char *omcti_method_name(OmctiMethod m);
+OMCTI_API const char *omcti_search_name(OmctiSearch s);
 
 /* The range that range = 0 stands for: 32 for diamond search on pictures
  * wider than 1024 pixels (HD motion), else 16. */
-int omcti_auto_range(OmctiSearch search, int width);
+OMCTI_API int omcti_auto_range(OmctiSearch search, int width);
 
 /* Checks settings without opening anything; on error writes a one-line
  * message into err. */
-int omcti_validate_settings(const OmctiSettings *s, char *err, size_t errlen);
+OMCTI_API int omcti_validate_settings(const OmctiSettings *s, char *err, size_t errlen);
 
 /* Creates a context for pictures of width x height (>= 1 x 1). */
-int omcti_open(OmctiContext **ctx, const OmctiSettings *s, int width, int height,
+OMCTI_API int omcti_open(OmctiContext **ctx, const OmctiSettings *s, int width, int height,
                char *err, size_t errlen);
 
 /* Copies the picture in; it becomes the current picture and the former
  * current becomes the previous one. Runs motion estimation for the pair. */
-int omcti_send_picture(OmctiContext *ctx, const OmctiPicture *pic);
+OMCTI_API int omcti_send_picture(OmctiContext *ctx, const OmctiPicture *pic);
 
 /* 1 when two pictures have been sent (a pair exists), else 0. */
-int omcti_has_pair(const OmctiContext *ctx);
+OMCTI_API int omcti_has_pair(const OmctiContext *ctx);
 
 /* Builds the picture at phase t = num/den (0 <= t <= 1) between the
  * previous and the current picture into out (caller-owned planes of the
  * context's size). t = 0 and t = 1 return the originals bit-exactly. */
-int omcti_interpolate(OmctiContext *ctx, int64_t num, int64_t den, OmctiPicture *out);
+OMCTI_API int omcti_interpolate(OmctiContext *ctx, int64_t num, int64_t den, OmctiPicture *out);
 
 /* The engine that runs ("cpu", "cuda"), once open. */
-const char *omcti_engine_name(const OmctiContext *ctx);
+OMCTI_API const char *omcti_engine_name(const OmctiContext *ctx);
 
 /* Whether the last pair was judged a scene cut (fallback used). */
-int omcti_pair_is_cut(const OmctiContext *ctx);
+OMCTI_API int omcti_pair_is_cut(const OmctiContext *ctx);
 
-void omcti_get_stats(const OmctiContext *ctx, OmctiStats *st);
+OMCTI_API void omcti_get_stats(const OmctiContext *ctx, OmctiStats *st);
 
 /* The message of the last failing call on this context. */
-const char *omcti_last_error(const OmctiContext *ctx);
+OMCTI_API const char *omcti_last_error(const OmctiContext *ctx);
 
-void omcti_close(OmctiContext **ctx);
+OMCTI_API void omcti_close(OmctiContext **ctx);
 
 /* CPUs this process may run on (its affinity mask: taskset, a Slurm or
  * container cpuset); what threads = 0 uses. */
-int omcti_cpu_count(void);
+OMCTI_API int omcti_cpu_count(void);
+
+/* CPU features the optimised (SIMD) functions may use. */
+enum {
+    OMCTI_CPU_FLAG_SSE2       = 1 << 0,
+    OMCTI_CPU_FLAG_AVX2       = 1 << 1,
+    OMCTI_CPU_FLAG_AVX512     = 1 << 2, /* AVX-512 F, BW and VL          */
+    OMCTI_CPU_FLAG_AVX512VBMI = 1 << 3,
+};
+
+/* Lets the library use only the CPU features in mask (default: all the
+ * CPU has) in contexts opened afterwards. Process-wide, like dav1d's
+ * dav1d_set_cpu_flags_mask(): for tests and benchmarks; every variant
+ * gives the same output, so only the speed changes. */
+OMCTI_API void omcti_set_cpu_flags_mask(unsigned mask);
+
+/* Pictures before a frame range that a conversion of only that range must
+ * send first, so that its output equals the whole video's there (the
+ * scene-cut detector's bounded history, plus one; docs/scale.md). */
+OMCTI_API int omcti_segment_lead_in(void);
 
 /* Whether an engine of that name can run here ("cpu", "cuda"): the number
  * of its devices (CUDA GPUs; 1 for cpu), 0 when it cannot; why not goes to
  * err. */
-int omcti_engine_available(const char *name, char *err, size_t errlen);
+OMCTI_API int omcti_engine_available(const char *name, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -39,12 +39,4 @@ unsigned long cuda_engine_uploads(const MotionEngine *e);
 /* Planes uploaded straight from pinned (registered) frames, no staging. */
 unsigned long cuda_engine_direct_uploads(const MotionEngine *e);
 
-/* After interp_init() (omcti, mcti or blend) and estimate() of the pair:
- * runs the interpolation kernels of phase num/den `reps` times, timed with
- * CUDA events: ms_vec[i] the phase table and vector choice (stages A, C),
- * ms_render[i] the rendering of all planes (no download). */
-int cuda_engine_time_interp(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
-                            int64_t num, int64_t den, int reps, float *ms_vec, float *ms_render,
-                            char *err, size_t errlen);
-
 #endif

@@ -1,5 +1,5 @@
-/* C ABI of the interpolation kernels (mc_kernels.cu) for the engine's host
- * side (cuda_filter.c). Plain data only, like cuda_me.h. */
+/* C ABI of the interpolation kernels (mc_kernels.cu) for the filter
+ * backend's host side (cuda_filter.c). Plain data only, like cuda_me.h. */
 #ifndef OMCTI_KERNELS_CUDA_MC_H
 #define OMCTI_KERNELS_CUDA_MC_H
 
@@ -25,11 +25,8 @@ cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st);
 cudaError_t cuda_mc_render(const CudaMcArgs *a, int mode, int r0, int r1, cudaStream_t st);
 
 /* Scene-cut statistics of a pair into *stats (zeroed by the call, on the
- * stream). Only prev[0], next[0] and block of a are read. */
-cudaError_t cuda_mc_stats(const CudaMcArgs *a, CudaMcStats *stats, cudaStream_t st);
-
-/* The taps the kernels use (for the init check against mc_cubic_taps). */
-cudaError_t cuda_mc_taps(int8_t taps[16][4]);
+ * stream). Only prev[0], next[0] and g.block of a are read. */
+cudaError_t cuda_mc_stats(const CudaMcArgs *a, McSceneStats *stats, cudaStream_t st);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* Interpolation kernels: the OMCTI/MCTI filter, blend and the scene-cut
- * statistics on the GPU, bit-exact with filters/ (the arithmetic is in
- * kernels/mc_gpu.h, shared with the CPU emulation test).
+ * statistics on the GPU, bit-exact with filters/ (the arithmetic is the C
+ * reference of filters/mc_block.h and mc_stages.h, shared out by
+ * kernels/mc_gpu.h, which the CPU emulation test builds too).
  *
  * Mapping: stages A and C take one warp per block (the lanes split the
  * window's pixels, a butterfly sum gives every lane the cost, so all lanes
@@ -19,20 +20,20 @@ __global__ void __launch_bounds__(256) k_phase_table(int32_t *tab, int K, long l
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i <= 2 * K)
-        tab[i] = mc_rdiv_i(num * (i - K), den);
+        tab[i] = (int32_t)mc_rdiv(num * (i - K), den);
 }
 
 __global__ void __launch_bounds__(32 * WARPS) k_choose(const __grid_constant__ CudaMcArgs a)
 {
     const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
-    if (k < a.nbx * a.nby) /* uniform per warp */
+    if (k < a.g.nbx * a.g.nby) /* uniform per warp */
         mc_choose_block(&a, k);
 }
 
 __global__ void __launch_bounds__(32 * WARPS) k_refine(const __grid_constant__ CudaMcArgs a)
 {
     const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
-    if (k < a.nbx * a.nby)
+    if (k < a.g.nbx * a.g.nby)
         mc_refine_block(&a, k);
 }
 
@@ -41,8 +42,8 @@ template <int MODE>
 __global__ void __launch_bounds__(256) k_render(const __grid_constant__ CudaMcArgs a, int r0, int r1)
 {
     const int c = blockIdx.z;
-    const int pw = c ? (a.width + 1) >> 1 : a.width, ph = c ? (a.height + 1) >> 1 : a.height;
-    const int bs = c ? a.block / 2 : a.block;
+    const int pw = c ? (a.g.width + 1) >> 1 : a.g.width, ph = c ? (a.g.height + 1) >> 1 : a.g.height;
+    const int bs = c ? a.g.block / 2 : a.g.block;
     const int y0 = r0 * bs, y1 = min(r1 * bs, ph);
     const int x = blockIdx.x * 32 + threadIdx.x, y = y0 + blockIdx.y * 8 + threadIdx.y;
     if (x >= pw || y >= y1)
@@ -54,7 +55,7 @@ __global__ void __launch_bounds__(256) k_render(const __grid_constant__ CudaMcAr
 }
 
 /* Activity: one warp per even row; a CTA's warps add into one atomic. */
-__global__ void __launch_bounds__(256) k_activity(const __grid_constant__ CudaMcArgs a, CudaMcStats *st)
+__global__ void __launch_bounds__(256) k_activity(const __grid_constant__ CudaMcArgs a, McSceneStats *st)
 {
     __shared__ unsigned long long part[8];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -74,14 +75,17 @@ __global__ void __launch_bounds__(256) k_activity(const __grid_constant__ CudaMc
     }
 }
 
-/* Static share: one warp per whole block. */
-__global__ void __launch_bounds__(128) k_static(const __grid_constant__ CudaMcArgs a, CudaMcStats *st)
+/* Static share: one warp per whole block, a lane per row. */
+__global__ void __launch_bounds__(128) k_static(const __grid_constant__ CudaMcArgs a, McSceneStats *st)
 {
-    const int nbx = a.prev[0].w / a.block, nby = a.prev[0].h / a.block;
+    const int block = a.g.block;
+    const int nbx = a.prev[0].w / block, nby = a.prev[0].h / block;
     const int k = blockIdx.x * 4 + (int)(threadIdx.x >> 5), lane = threadIdx.x & 31;
     if (k >= nbx * nby)
         return;
-    const int r = mc_static_part(&a.prev[0], &a.next[0], a.block, k % nbx, k / nbx, lane, 32);
+    int r = 3;
+    for (int y = lane; y < block; y += 32)
+        r &= mc_static_row(&a.prev[0], &a.next[0], block, k % nbx, k / nbx, y);
     const int flat = __all_sync(0xffffffffu, r & 1), eq = __all_sync(0xffffffffu, r & 2);
     if (lane == 0 && !flat) {
         atomicAdd(&st->textured, 1u);
@@ -99,7 +103,7 @@ extern "C" cudaError_t cuda_mc_phase_table(int32_t *tab, int K, long long num, l
 
 extern "C" cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st)
 {
-    const int nb = a->nbx * a->nby;
+    const int nb = a->g.nbx * a->g.nby;
     const int grid = (nb + WARPS - 1) / WARPS;
     k_choose<<<grid, 32 * WARPS, 0, st>>>(*a);
     cudaError_t rc = cudaGetLastError();
@@ -114,8 +118,8 @@ extern "C" cudaError_t cuda_mc_render(const CudaMcArgs *a, int mode, int r0, int
 {
     if (r1 <= r0)
         return cudaSuccess;
-    const int rows = (r1 - r0) * a->block; /* luma rows; chroma needs half */
-    dim3 grid((a->width + 31) / 32, (rows + 7) / 8, 3);
+    const int rows = (r1 - r0) * a->g.block; /* luma rows; chroma needs half */
+    dim3 grid((a->g.width + 31) / 32, (rows + 7) / 8, 3);
     if (mode)
         k_render<1><<<grid, dim3(32, 8), 0, st>>>(*a, r0, r1);
     else
@@ -123,7 +127,7 @@ extern "C" cudaError_t cuda_mc_render(const CudaMcArgs *a, int mode, int r0, int
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t cuda_mc_stats(const CudaMcArgs *a, CudaMcStats *stats, cudaStream_t st)
+extern "C" cudaError_t cuda_mc_stats(const CudaMcArgs *a, McSceneStats *stats, cudaStream_t st)
 {
     cudaError_t rc = cudaMemsetAsync(stats, 0, sizeof *stats, st);
     if (rc != cudaSuccess)
@@ -132,16 +136,10 @@ extern "C" cudaError_t cuda_mc_stats(const CudaMcArgs *a, CudaMcStats *stats, cu
     k_activity<<<(rows + 7) / 8, 256, 0, st>>>(*a, stats);
     if ((rc = cudaGetLastError()) != cudaSuccess)
         return rc;
-    const int nb = (a->prev[0].w / a->block) * (a->prev[0].h / a->block);
+    const int nb = (a->prev[0].w / a->g.block) * (a->prev[0].h / a->g.block);
     if (nb > 0) {
         k_static<<<(nb + 3) / 4, 128, 0, st>>>(*a, stats);
         rc = cudaGetLastError();
     }
     return rc;
-}
-
-extern "C" cudaError_t cuda_mc_taps(int8_t taps[16][4])
-{
-    /* Read back from the constant bank: what the kernels really use. */
-    return cudaMemcpyFromSymbol(taps, mc_gpu_taps, sizeof mc_gpu_taps);
 }

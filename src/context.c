@@ -12,9 +12,11 @@
 #include "omcti.h"
 #include "src/active_area.h"
 #include "src/common.h"
+#include "src/device.h"
 #include "src/frame.h"
 #include "src/motion/engine.h"
 #include "filters/filter.h"
+#include "filters/scenecut.h"
 
 #define MAX_DIMENSION 16384
 
@@ -35,11 +37,14 @@ struct OmctiContext {
     MotionEngine *eng;
     MotionFields fields;
 
+    /* The device of the engine (src/device.h), shared by the engine and
+     * the filter; type NULL: none (the CPU). */
+    Device dev;
+
     const OmctiFilter *filter;
     void *filter_priv;
     int pair_cut;
     int pair_holds;            /* the pair's pictures hold the nearer original */
-    int dev_interp;            /* the engine builds the pictures (engine.h interp_*) */
 
     OmctiStats stats;
     char err[512];
@@ -70,55 +75,53 @@ static int default_threads(void)
 #endif
 }
 
-static int open_engine(OmctiContext *c, const MotionParams *mp, char *err, size_t errlen)
+static int auto_engine(const OmctiContext *c)
 {
-    const char *name = c->s.engine ? c->s.engine : "auto";
-    c->engine = motion_engine_find(name, err, errlen);
-    if (!c->engine)
-        return OMCTI_ERR_ENGINE;
-    int ret = c->engine->create(&c->eng, mp, err, errlen);
-    if (ret < 0 && !strcmp(name, "auto") && c->engine != &motion_engine_cpu) {
-        /* auto means "the best that works": a GPU that fails to start is
-         * not an error when the CPU can do the job. */
-        c->engine = &motion_engine_cpu;
-        ret = c->engine->create(&c->eng, mp, err, errlen);
-    }
-    if (ret < 0) {
-        c->engine = NULL;
+    return !c->s.engine || !strcmp(c->s.engine, "auto");
+}
+
+/* Opens the device of engine type v, pins the context's frames for it. */
+static int open_device(OmctiContext *c, const MotionEngineVTable *v, char *err, size_t errlen)
+{
+    if (!v->device || c->dev.type)
+        return 0;
+    const int ret = device_open(&c->dev, v->device, c->s.device, err, errlen);
+    if (ret < 0)
         return ret;
-    }
+    if (c->dev.type->register_frame)
+        for (int i = 0; i < 2; i++)
+            c->dev.type->register_frame(c->dev.priv, &c->frames[i]);
     return 0;
 }
 
-/* Interpolation on the engine's device (engine.h, interp_*): taken for
- * the motion methods whenever the engine offers it; blend and repeat open
- * an engine only when one that offers it is named (they need none
- * otherwise). The context's frames are pinned for the engine's DMA. */
-static int open_device_interp(OmctiContext *c, const MotionParams *mp, char *err, size_t errlen)
+static int try_engine(OmctiContext *c, const MotionEngineVTable *v, MotionParams *mp, char *err,
+                      size_t errlen)
 {
-    const char *name = c->s.engine;
-    if (!c->eng && name && strcmp(name, "auto")) {
-        const MotionEngineVTable *v = motion_engine_find(name, err, errlen);
-        if (v && v->interp_init) {
-            int ret = open_engine(c, mp, err, errlen);
-            if (ret < 0) return ret;
-        }
+    int ret = open_device(c, v, err, errlen);
+    if (ret < 0)
+        return ret;
+    mp->dev = c->dev.type ? &c->dev : NULL;
+    c->engine = v;
+    if ((ret = v->create(&c->eng, mp, err, errlen)) < 0) {
+        c->engine = NULL;
+        device_close(&c->dev);
+        mp->dev = NULL;
     }
-    if (!c->eng) return 0;
-    if (c->engine->register_frame)
-        for (int i = 0; i < 2; i++)
-            c->engine->register_frame(c->eng, &c->frames[i]);
-    if (!c->engine->interp_init) return 0;
-    const MotionInterpParams ip = {
-        .method = c->s.method, .scd = c->s.scd, .scd_threshold = c->s.scd_threshold,
-        .threads = c->s.threads,
-    };
-    int ret = c->engine->interp_init(c->eng, &ip, err, errlen);
-    /* auto means "the best that works": the CPU filter then builds them. */
-    if (ret < 0 && (!name || !strcmp(name, "auto"))) ret = 0;
-    if (ret < 0) return ret;
-    c->dev_interp = ret > 0;
-    return 0;
+    return ret;
+}
+
+static int open_engine(OmctiContext *c, MotionParams *mp, char *err, size_t errlen)
+{
+    const MotionEngineVTable *v = motion_engine_find(c->s.engine ? c->s.engine : "auto", err,
+                                                     errlen);
+    if (!v)
+        return OMCTI_ERR_ENGINE;
+    int ret = try_engine(c, v, mp, err, errlen);
+    if (ret < 0 && auto_engine(c) && v != &motion_engine_cpu)
+        /* auto means "the best that works": a GPU that fails to start is
+         * not an error when the CPU can do the job. */
+        ret = try_engine(c, &motion_engine_cpu, mp, err, errlen);
+    return ret;
 }
 
 int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height,
@@ -151,21 +154,7 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
         }
 
     c->filter = filter_for_method(s->method);
-    const FilterParams fp = {
-        .width = width, .height = height, .block = s->block, .range = c->s.range,
-        .threads = c->s.threads, .scd = s->scd, .scd_threshold = s->scd_threshold,
-    };
-    if ((ret = c->filter->init(&c->filter_priv, &fp, err, errlen)) < 0)
-        goto fail;
-
-    /* An engine the user names must exist even for methods that need no
-     * motion, so that `--engine cuda` fails the same way for every method. */
-    if (!c->filter->needs_motion && s->engine && strcmp(s->engine, "auto") &&
-        !motion_engine_find(s->engine, err, errlen)) {
-        ret = OMCTI_ERR_ENGINE;
-        goto fail;
-    }
-    const MotionParams mp = {
+    MotionParams mp = {
         .width = width, .height = height, .block = s->block, .range = c->s.range,
         .search = s->search, .threads = c->s.threads, .device = s->device,
     };
@@ -176,8 +165,24 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
             ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
             goto fail;
         }
+    } else if (!auto_engine(c)) {
+        /* An engine the user names must exist even for methods that need
+         * no motion, so that `--engine cuda` fails the same way for every
+         * method; its device then runs what the filter can run there. */
+        const MotionEngineVTable *v = motion_engine_find(s->engine, err, errlen);
+        if (!v) {
+            ret = OMCTI_ERR_ENGINE;
+            goto fail;
+        }
+        if ((ret = open_device(c, v, err, errlen)) < 0)
+            goto fail;
     }
-    if ((ret = open_device_interp(c, &mp, err, errlen)) < 0)
+    const FilterParams fp = {
+        .width = width, .height = height, .block = s->block, .range = c->s.range,
+        .threads = c->s.threads, .scd = s->scd, .scd_threshold = s->scd_threshold,
+        .dev = c->dev.type ? &c->dev : NULL, .dev_fallback = auto_engine(c),
+    };
+    if ((ret = c->filter->init(&c->filter_priv, &fp, err, errlen)) < 0)
         goto fail;
     *out = c;
     return 0;
@@ -203,7 +208,7 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
     double t0 = now_seconds();
     c->cur ^= 1;
     OmctiFrame *f = &c->frames[c->cur];
-    frame_copy_in_threads(f, pic, c->dev_interp ? 1 : c->s.threads);
+    frame_copy_in_threads(f, pic, c->dev.type ? 1 : c->s.threads);
     f->serial = ++c->sent;
     if (c->filter->needs_motion) {
         ActiveArea *a = &c->area[c->cur];
@@ -236,23 +241,13 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
         pair.fields = &c->fields;
     }
     c->stats.pairs++;
-    if (c->dev_interp) {
-        t0 = now_seconds();
-        int ret = c->engine->interp_pair(c->eng, prev, next, pair.fields, &c->pair_cut, c->err,
-                                         sizeof c->err);
-        c->stats.interp_seconds += now_seconds() - t0;
-        if (ret < 0)
-            return ret;
-        c->pair_holds = c->engine->interp_holds ? c->engine->interp_holds(c->eng) : c->pair_cut;
-        c->stats.scene_cuts += c->pair_cut;
-        return 0;
-    }
     if (c->filter->new_pair) {
         t0 = now_seconds();
-        int ret = c->filter->new_pair(c->filter_priv, &pair);
+        c->err[0] = 0;
+        int ret = c->filter->new_pair(c->filter_priv, &pair, c->err, sizeof c->err);
         c->stats.interp_seconds += now_seconds() - t0;
         if (ret < 0)
-            return fail(c, ret, "interpolation filter failed on a new pair");
+            return c->err[0] ? ret : fail(c, ret, "interpolation filter failed on a new pair");
     }
     c->pair_cut = c->filter->pair_is_cut ? c->filter->pair_is_cut(c->filter_priv) : 0;
     c->pair_holds = c->filter->pair_holds ? c->filter->pair_holds(c->filter_priv) : c->pair_cut;
@@ -310,12 +305,10 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
     }
     const FilterPair pair = { prev, next, c->filter->needs_motion ? &c->fields : NULL };
     double t0 = now_seconds();
-    int ret = c->dev_interp
-                  ? c->engine->interp_picture(c->eng, prev, next, num, den, out, c->err,
-                                              sizeof c->err)
-                  : c->filter->picture(c->filter_priv, &pair, num, den, out);
+    c->err[0] = 0;
+    int ret = c->filter->picture(c->filter_priv, &pair, num, den, out, c->err, sizeof c->err);
     if (ret < 0)
-        return c->dev_interp ? ret : fail(c, ret, "interpolation failed");
+        return c->err[0] ? ret : fail(c, ret, "interpolation failed");
     restore_inactive_lines(c, ip, in, num, den, out);
     c->stats.interp_seconds += now_seconds() - t0;
     c->stats.interpolated++;
@@ -348,6 +341,8 @@ void omcti_close(OmctiContext **pc)
     if (!c) return;
     if (c->eng) c->engine->destroy(&c->eng);
     if (c->filter && c->filter->uninit) c->filter->uninit(&c->filter_priv);
+    /* after its users, before the frames it may have pinned are freed */
+    device_close(&c->dev);
     motion_fields_free(&c->fields);
     for (int i = 0; i < 2; i++) {
         frame_free(&c->frames[i]);
@@ -362,4 +357,9 @@ int omcti_engine_available(const char *name, char *err, size_t errlen)
     const MotionEngineVTable *e = motion_engine_find(name, err, errlen);
     if (!e) return 0;
     return e->devices ? e->devices() : 1;
+}
+
+int omcti_segment_lead_in(void)
+{
+    return SCD_HISTORY + 1;
 }

@@ -62,8 +62,7 @@ static void cpu_destroy(MotionEngine **pe)
     *pe = NULL;
 }
 
-int cpu_engine_create_level(MotionEngine **pe, const MotionParams *p, int max_sad_level,
-                            char *err, size_t errlen)
+static int cpu_create(MotionEngine **pe, const MotionParams *p, char *err, size_t errlen)
 {
     *pe = NULL;
     if (sad_size_index(p->block) < 0)
@@ -87,7 +86,7 @@ int cpu_engine_create_level(MotionEngine **pe, const MotionParams *p, int max_sa
 #if !OMCTI_HAVE_OPENMP
     e->threads = 1;
 #endif
-    sad_dsp_init(&e->dsp, max_sad_level);
+    sad_dsp_init(&e->dsp);
     e->search = aligned_calloc((size_t)e->threads * sizeof *e->search);
 #if OMCTI_HAVE_OPENMP
     e->cursor = aligned_calloc((size_t)e->threads * sizeof *e->cursor);
@@ -114,10 +113,6 @@ int cpu_engine_sad_level(const MotionEngine *e)
     return e->dsp.level;
 }
 
-static int cpu_create(MotionEngine **pe, const MotionParams *p, char *err, size_t errlen)
-{
-    return cpu_engine_create_level(pe, p, SAD_LEVEL_MAX, err, errlen);
-}
 
 /* Searches one row of blocks of cur in ref; returns candidates evaluated.
  * Results are gathered on the stack and stored a run of blocks at a time:

@@ -25,6 +25,7 @@
 
 #include "omcti.h"
 #include "src/common.h"
+#include "src/device.h"
 #include "src/frame.h"
 
 typedef struct MotionVector {
@@ -50,21 +51,19 @@ typedef struct MotionParams {
     int range;         /* 1..64                                          */
     OmctiSearch search;
     int threads;       /* CPU threads, >= 1                              */
-    int device;        /* CUDA device index                              */
+    int device;        /* device index (an engine with a device type)    */
+    /* The context's open device of the engine's type, shared with the
+     * filter; NULL: an engine with a device type opens its own. */
+    Device *dev;
 } MotionParams;
 
 typedef struct MotionEngine MotionEngine; /* engine-private state */
 
-/* Interpolation on the engine's device (optional, see the vtable). */
-typedef struct MotionInterpParams {
-    OmctiMethod method;
-    OmctiSceneCut scd;
-    double scd_threshold;
-    int threads;       /* CPU threads for the host side                  */
-} MotionInterpParams;
-
 typedef struct MotionEngineVTable {
     const char *name;
+    /* The device the engine runs on (NULL: the CPU): the context opens it
+     * and hands it to the engine and to the filter (src/device.h). */
+    const DeviceType *device;
     int (*available)(char *err, size_t errlen);
     /* Optional: how many devices it can use (NULL: one). */
     int (*devices)(void);
@@ -73,28 +72,6 @@ typedef struct MotionEngineVTable {
     int (*estimate)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
                     MotionFields *out, char *err, size_t errlen);
     void (*destroy)(MotionEngine **e);
-
-    /* Optional (NULL: not offered). An engine on a device may also build
-     * the in-between pictures there, so that frames stay on the device and
-     * only finished pictures come back. The pictures must equal the CPU
-     * filters' (filters/) bit for bit.
-     * interp_init: 1 when the engine takes over `method`, 0 when the CPU
-     * filter should run (the engine stays a motion engine), < 0 on error.
-     * interp_pair: once per pair after estimate() (fields NULL for methods
-     * without motion): the per-pair decisions; *cut as pair_is_cut().
-     * interp_picture: the picture at num/den (0 < num < den) into out.
-     * interp_holds: after interp_pair, as the filter's pair_holds(). */
-    int (*interp_init)(MotionEngine *e, const MotionInterpParams *p, char *err, size_t errlen);
-    int (*interp_pair)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
-                       const MotionFields *fields, int *cut, char *err, size_t errlen);
-    int (*interp_picture)(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next,
-                          int64_t num, int64_t den, OmctiPicture *out, char *err,
-                          size_t errlen);
-    int (*interp_holds)(MotionEngine *e);
-    /* Optional: the caller's frame f (allocated for the engine's lifetime,
-     * freed only after destroy()) may be pinned for direct DMA; failure is
-     * not an error (the engine then copies through its own staging). */
-    void (*register_frame)(MotionEngine *e, const OmctiFrame *f);
 } MotionEngineVTable;
 
 static inline int mv_better(uint32_t sad, int dx, int dy,

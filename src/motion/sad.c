@@ -74,45 +74,21 @@ static void grid_32x32_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref,
     grid_c(cur, cs, ref, rs, nx, ny, out, os, 32);
 }
 
-int sad_cpu_level(void)
-{
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2"))
-        return SAD_LEVEL_AVX512;
-    if (__builtin_cpu_supports("avx2"))
-        return SAD_LEVEL_AVX2;
-    if (__builtin_cpu_supports("sse2"))
-        return SAD_LEVEL_SSE2;
-#endif
-    return SAD_LEVEL_C;
-}
+static SAD_DEFINE_PICK_BEST(pick_best_c, )
 
-const char *sad_level_name(int level)
+void sad_dsp_init(SadDSP *d)
 {
-    static const char *const names[SAD_LEVEL_COUNT] = { "c", "sse2", "avx2", "avx512" };
-    return level >= 0 && level < SAD_LEVEL_COUNT ? names[level] : "?";
-}
+    *d = (SadDSP){
+        .sad = { sad_8x8_c, sad_16x16_c, sad_32x32_c },
+        .x4 = { x4_8x8_c, x4_16x16_c, x4_32x32_c },
+        .grid = { grid_8x8_c, grid_16x16_c, grid_32x32_c },
+        .pick = pick_best_c,
+        .level = CPU_LEVEL_C,
+    };
 
-void sad_dsp_init(SadDSP *d, int max_level)
-{
-    d->sad[0] = sad_8x8_c;
-    d->sad[1] = sad_16x16_c;
-    d->sad[2] = sad_32x32_c;
-    d->x4[0] = x4_8x8_c;
-    d->x4[1] = x4_16x16_c;
-    d->x4[2] = x4_32x32_c;
-    d->grid[0] = grid_8x8_c;
-    d->grid[1] = grid_16x16_c;
-    d->grid[2] = grid_32x32_c;
-    d->level = SAD_LEVEL_C;
-
-    int level = sad_cpu_level();
-    if (max_level < level)
-        level = max_level < SAD_LEVEL_C ? SAD_LEVEL_C : max_level;
+    const int level = cpu_level_of(cpu_flags());
 #if defined(__x86_64__) || defined(__i386__)
-    if (level > SAD_LEVEL_C)
+    if (level > CPU_LEVEL_C)
         sad_dsp_init_x86(d, level);
 #endif
 }

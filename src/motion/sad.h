@@ -21,14 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum {
-    SAD_LEVEL_C = 0,
-    SAD_LEVEL_SSE2,
-    SAD_LEVEL_AVX2,
-    SAD_LEVEL_AVX512,   /* AVX-512 F + BW + VL                            */
-    SAD_LEVEL_COUNT,
-    SAD_LEVEL_MAX = SAD_LEVEL_COUNT - 1,
-};
+#include "src/cpu.h"
+
 
 /* Index of a block size in the tables: 8 -> 0, 16 -> 1, 32 -> 2, else -1. */
 static inline int sad_size_index(int block)
@@ -51,19 +45,42 @@ typedef void (*SadGridFn)(const uint8_t *cur, ptrdiff_t cs,
 typedef void (*SadX4Fn)(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
                         const ptrdiff_t off[4], uint32_t out[4]);
 
+/* The best of n window costs under mv_better() (engine.h): the smallest
+ * cost, and among the entries equal to it the smallest rank[i] (rank holds
+ * the tie rule's order of the positions); returns that rank, the cost in
+ * *best. */
+typedef uint32_t (*PickBestFn)(const uint32_t *costs, const uint32_t *rank, int n,
+                               uint32_t *best);
+
+/* The pick in two branch-free passes the compiler vectorises: the minimum,
+ * then the smallest rank among the entries equal to it. Compiled once per
+ * instruction set (sad.c, sad_x86.c): the scan costs about half as much as
+ * the SAD kernel itself when it is left to SSE2 and a branch per entry. */
+#define SAD_DEFINE_PICK_BEST(name, attr)                                        \
+    attr uint32_t name(const uint32_t *restrict c, const uint32_t *restrict rank, \
+                       int n, uint32_t *best_cost)                              \
+    {                                                                           \
+        uint32_t m = UINT32_MAX, best = UINT32_MAX;                             \
+        for (int i = 0; i < n; i++)                                             \
+            m = c[i] < m ? c[i] : m;                                            \
+        for (int i = 0; i < n; i++) {                                           \
+            const uint32_t k = c[i] == m ? rank[i] : UINT32_MAX;                \
+            best = k < best ? k : best;                                         \
+        }                                                                       \
+        *best_cost = m;                                                         \
+        return best;                                                            \
+    }
+
 typedef struct SadDSP {
     SadBlockFn sad[3];   /* 8x8, 16x16, 32x32 */
     SadX4Fn    x4[3];
     SadGridFn  grid[3];
-    int level;           /* SAD_LEVEL_* actually used */
+    PickBestFn pick;     /* full search's choice over the window */
+    int level;           /* CPU_LEVEL_* actually used */
 } SadDSP;
 
-/* Highest level this CPU (and OS) supports. */
-int sad_cpu_level(void);
-const char *sad_level_name(int level);
-
-/* Fills d with the best variants up to min(max_level, sad_cpu_level()). */
-void sad_dsp_init(SadDSP *d, int max_level);
+/* Fills d with the best variants the CPU flags allow (src/cpu.h). */
+void sad_dsp_init(SadDSP *d);
 
 #if defined(__x86_64__) || defined(__i386__)
 /* sad_x86.c: overrides the entries of d for the given (supported) level. */

@@ -547,11 +547,14 @@ T_AVX512 static void grid_32x32_avx512(const uint8_t *cur, ptrdiff_t cs, const u
     avx512_grid(cur, cs, ref, rs, nx, ny, out, os, 32, grid_32x32_sse2);
 }
 
+static SAD_DEFINE_PICK_BEST(pick_best_avx2, __attribute__((target("avx2"))))
+static SAD_DEFINE_PICK_BEST(pick_best_avx512, __attribute__((target("avx512f,avx512bw"))))
+
 /* ------------------------------------------------------------- dispatch */
 
 void sad_dsp_init_x86(SadDSP *d, int level)
 {
-    if (level >= SAD_LEVEL_SSE2) {
+    if (level >= CPU_LEVEL_SSE2) {
         d->sad[0] = sad_8x8_sse2;
         d->sad[1] = sad_16x16_sse2;
         d->sad[2] = sad_32x32_sse2;
@@ -561,9 +564,9 @@ void sad_dsp_init_x86(SadDSP *d, int level)
         d->grid[0] = grid_8x8_sse2;
         d->grid[1] = grid_16x16_sse2;
         d->grid[2] = grid_32x32_sse2;
-        d->level = SAD_LEVEL_SSE2;
+        d->level = CPU_LEVEL_SSE2;
     }
-    if (level >= SAD_LEVEL_AVX2) {
+    if (level >= CPU_LEVEL_AVX2) {
         d->sad[1] = sad_16x16_avx2;
         d->sad[2] = sad_32x32_avx2;
         d->x4[1] = x4_16x16_avx2;
@@ -571,12 +574,14 @@ void sad_dsp_init_x86(SadDSP *d, int level)
         d->grid[0] = grid_8x8_avx2;
         d->grid[1] = grid_16x16_avx2;
         d->grid[2] = grid_32x32_avx2;
-        d->level = SAD_LEVEL_AVX2;
+        d->pick = pick_best_avx2;
+        d->level = CPU_LEVEL_AVX2;
     }
-    if (level >= SAD_LEVEL_AVX512) {
+    if (level >= CPU_LEVEL_AVX512) {
         d->grid[0] = grid_8x8_avx512;
         d->grid[1] = grid_16x16_avx512;
         d->grid[2] = grid_32x32_avx512;
-        d->level = SAD_LEVEL_AVX512;
+        d->pick = pick_best_avx512;
+        d->level = CPU_LEVEL_AVX512;
     }
 }

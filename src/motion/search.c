@@ -16,35 +16,6 @@ static int tie_order(const void *a, const void *b, void *arg)
     return 0;
 }
 
-/* Best of a window of costs under mv_better(), in two branch-free passes
- * the compiler vectorises: the minimum SAD, then the smallest tie rank
- * among the entries equal to it (tie_rank[] encodes the rest of the rule).
- * Compiled once per instruction set: the scan costs about half as much as
- * the SAD kernel itself when it is left to SSE2 and a branch per entry. */
-#define DEFINE_PICK_BEST(name, attr)                                           \
-    attr static void name(const MeSearch *s, MotionVector *mv, uint32_t *sad)  \
-    {                                                                          \
-        const int n = s->side * s->side;                                       \
-        const uint32_t *restrict c = s->costs, *restrict rank = s->tie_rank;   \
-        uint32_t m = UINT32_MAX, best = UINT32_MAX;                            \
-        for (int i = 0; i < n; i++)                                            \
-            m = c[i] < m ? c[i] : m;                                           \
-        for (int i = 0; i < n; i++) {                                          \
-            const uint32_t k = c[i] == m ? rank[i] : UINT32_MAX;               \
-            best = k < best ? k : best;                                        \
-        }                                                                      \
-        const int pos = (int)s->rank_pos[best];                                \
-        mv->x = (int16_t)(pos % s->side - s->range);                           \
-        mv->y = (int16_t)(pos / s->side - s->range);                           \
-        *sad = m;                                                              \
-    }
-
-DEFINE_PICK_BEST(pick_best_c, )
-#if defined(__x86_64__) && defined(__GNUC__)
-DEFINE_PICK_BEST(pick_best_avx2, __attribute__((target("avx2"))))
-DEFINE_PICK_BEST(pick_best_avx512, __attribute__((target("avx512f,avx512bw"))))
-#endif
-
 int me_search_init(MeSearch *s, const SadDSP *dsp, int block, int range)
 {
     memset(s, 0, sizeof *s);
@@ -69,13 +40,6 @@ int me_search_init(MeSearch *s, const SadDSP *dsp, int block, int range)
     qsort_r(s->rank_pos, n, sizeof *s->rank_pos, tie_order, &s->side);
     for (size_t k = 0; k < n; k++)
         s->tie_rank[s->rank_pos[k]] = (uint32_t)k;
-    /* The scan's result is exact whatever the instruction set; the SAD
-     * level decides only so that tests forcing a level stay on it. */
-    s->pick = pick_best_c;
-#if defined(__x86_64__) && defined(__GNUC__)
-    if (dsp->level >= SAD_LEVEL_AVX512) s->pick = pick_best_avx512;
-    else if (dsp->level >= SAD_LEVEL_AVX2) s->pick = pick_best_avx2;
-#endif
     return 0;
 }
 
@@ -101,7 +65,10 @@ void me_full_search(MeSearch *s, const uint8_t *cur, ptrdiff_t cs,
     const int r = s->range;
     s->dsp->grid[s->size_index](cur, cs, ref - r * rs - r, rs, s->side, s->side,
                                 s->costs, s->side);
-    s->pick(s, &res->mv, &res->sad);
+    const int pos = (int)s->rank_pos[s->dsp->pick(s->costs, s->tie_rank, s->side * s->side,
+                                                  &res->sad)];
+    res->mv.x = (int16_t)(pos % s->side - r);
+    res->mv.y = (int16_t)(pos / s->side - r);
     res->evaluated = (uint32_t)(s->side * s->side);
 }
 

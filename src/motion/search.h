@@ -31,7 +31,6 @@ typedef struct MeSearch {
     uint32_t *tie_rank;   /* side^2: rank of each candidate under the tie
                              rule of mv_better() at equal SAD (0 first)   */
     uint32_t *rank_pos;   /* side^2: the window index of each rank        */
-    void (*pick)(const struct MeSearch *s, MotionVector *mv, uint32_t *sad);
 } MeSearch;
 
 typedef struct MeResult {
@@ -57,12 +56,8 @@ void me_full_search(MeSearch *s, const uint8_t *cur, ptrdiff_t cs,
 void me_diamond_search(MeSearch *s, const uint8_t *cur, ptrdiff_t cs,
                        const uint8_t *ref, ptrdiff_t rs, MeResult *res);
 
-/* The CPU engine with its SAD variants capped at max_sad_level (tests,
- * benchmarks); motion_engine_cpu.create uses SAD_LEVEL_MAX. */
-int cpu_engine_create_level(MotionEngine **e, const MotionParams *p, int max_sad_level,
-                            char *err, size_t errlen);
-
-/* The SAD level a CPU engine runs with. */
+/* The SAD level a CPU engine runs with (the CPU flags mask, src/cpu.h,
+ * caps it). */
 int cpu_engine_sad_level(const MotionEngine *e);
 
 #endif

@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "filters/filter.h"
+#include "kernels/cuda_device.h"
 #include "kernels/cuda_engine.h"
+#include "kernels/cuda_filter.h"
 #include "src/common.h"
 #include "src/frame.h"
 #include "src/motion/engine.h"
@@ -39,7 +41,7 @@ static double median_d(double *v, int n)
 }
 
 /* Interpolation (OMCTI, t = 1/2) of the first pair: GPU kernels (events),
- * the GPU's whole interp_picture() (kernels, download, copy into a
+ * the GPU backend's whole picture() (kernels, download, copy into a
  * pageable picture; host clock), the upload of a new frame from pinned
  * frames, and the CPU filter at each thread count. Whole 4:2:0 pictures. */
 static int bench_interp(const char *y4m, int block, int range, int reps, const char *threads,
@@ -66,12 +68,20 @@ static int bench_interp(const char *y4m, int block, int range, int reps, const c
         frame_copy_in(&f[i], &clip.pic[i]);
         f[i].serial = (uint64_t)i + 1;
     }
-    MotionParams p = { w, h, block, range, OMCTI_SEARCH_FULL, 16, 0 };
+    /* A device as a context has it: the engine searches there and the
+     * filter's CUDA backend renders there, from the same frame store. */
+    Device dev = { NULL, NULL };
+    MotionParams p = { w, h, block, range, OMCTI_SEARCH_FULL, 16, 0, &dev };
     MotionEngine *g = NULL;
-    const MotionInterpParams ip = { OMCTI_METHOD_OMCTI, OMCTI_SCD_AUTO, 1.0, 16 };
-    int cut = 0, rc = motion_engine_cuda.create(&g, &p, err, sizeof err);
-    if (rc == 0 && (rc = motion_engine_cuda.interp_init(g, &ip, err, sizeof err)) != 1) {
-        fprintf(stderr, "cuda_bench: interp_init: %d %s\n", rc, err);
+    void *fb = NULL;
+    const FilterParams gp = { w, h, block, range, 16, OMCTI_SCD_AUTO, 1.0, &dev, 0 };
+    int rc = device_open(&dev, &cuda_device_type, 0, err, sizeof err);
+    if (rc == 0)
+        rc = motion_engine_cuda.create(&g, &p, err, sizeof err);
+    if (rc == 0)
+        rc = filter_backend_cuda.init(&fb, &gp, OMCTI_METHOD_OMCTI, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "cuda_bench: %s\n", err);
         return -1;
     }
     double *t = malloc(sizeof *t * (size_t)reps);
@@ -81,7 +91,7 @@ static int bench_interp(const char *y4m, int block, int range, int reps, const c
     for (int pinned = 0; pinned < 2; pinned++) {
         if (pinned)
             for (int i = 0; i < 2; i++)
-                motion_engine_cuda.register_frame(g, &f[i]);
+                dev.type->register_frame(dev.priv, &f[i]);
         for (int i = 0; i < reps; i++) {
             f[1].serial = 1000 + (uint64_t)i + (uint64_t)pinned * 100000;
             const double t0 = now_seconds();
@@ -96,8 +106,11 @@ static int bench_interp(const char *y4m, int block, int range, int reps, const c
                                        : "cuda estimate()+YUV upload, staged",
                                 median_d(t, reps));
     }
-    if (motion_engine_cuda.interp_pair(g, &f[0], &f[1], &mf, &cut, err, sizeof err) < 0 ||
-        cuda_engine_time_interp(g, &f[0], &f[1], 1, 2, reps, mv, mr, err, sizeof err) < 0) {
+    const FilterPair gpr = { &f[0], &f[1], &mf };
+    McSceneStats st;
+    if (filter_backend_cuda.stats(fb, &gpr, &st, err, sizeof err) < 0 ||
+        filter_backend_cuda.picture(fb, &gpr, 1, 2, &out.pic[0], err, sizeof err) < 0 ||
+        cuda_filter_time(fb, &gpr, 1, 2, reps, mv, mr, err, sizeof err) < 0) {
         fprintf(stderr, "cuda_bench: %s\n", err);
         return -1;
     }
@@ -109,31 +122,32 @@ static int bench_interp(const char *y4m, int block, int range, int reps, const c
                             (double)mr[reps / 2]);
     for (int i = 0; i < reps; i++) {
         const double t0 = now_seconds();
-        if (motion_engine_cuda.interp_picture(g, &f[0], &f[1], 1, 2, &out.pic[0], err,
-                                              sizeof err) < 0) {
+        if (filter_backend_cuda.picture(fb, &gpr, 1, 2, &out.pic[0], err, sizeof err) < 0) {
             fprintf(stderr, "cuda_bench: %s\n", err);
             return -1;
         }
         t[i] = (now_seconds() - t0) * 1e3;
     }
-    *tl += (size_t)snprintf(table + *tl, tsize - *tl, "%-34s %10.4f   (cut %d)\n",
-                            "cuda omcti interp_picture() whole", median_d(t, reps), cut);
+    *tl += (size_t)snprintf(table + *tl, tsize - *tl, "%-34s %10.4f\n",
+                            "cuda omcti backend picture() whole", median_d(t, reps));
+    filter_backend_cuda.uninit(&fb);
     motion_engine_cuda.destroy(&g);
+    device_close(&dev);
     /* the CPU filter, same pair and fields */
     char list[128];
     snprintf(list, sizeof list, "%s", threads);
     for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-        const FilterParams fp = { w, h, block, range, atoi(tok), OMCTI_SCD_AUTO, 1.0 };
+        const FilterParams fp = { w, h, block, range, atoi(tok), OMCTI_SCD_AUTO, 1.0, NULL, 0 };
         void *priv = NULL;
         const FilterPair pr = { &f[0], &f[1], &mf };
         if (fp.threads < 1 || filter_omcti.init(&priv, &fp, err, sizeof err) < 0)
             continue;
-        filter_omcti.new_pair(priv, &pr);
+        filter_omcti.new_pair(priv, &pr, err, sizeof err);
         const int n = fp.threads == 1 ? 5 : 20;
-        filter_omcti.picture(priv, &pr, 1, 2, &out.pic[0]); /* warm-up */
+        filter_omcti.picture(priv, &pr, 1, 2, &out.pic[0], err, sizeof err); /* warm-up */
         for (int i = 0; i < n; i++) {
             const double t0 = now_seconds();
-            filter_omcti.picture(priv, &pr, 1, 2, &out.pic[0]);
+            filter_omcti.picture(priv, &pr, 1, 2, &out.pic[0], err, sizeof err);
             t[i] = (now_seconds() - t0) * 1e3;
         }
         char name[64];
@@ -237,7 +251,7 @@ int main(int argc, char **argv)
     double *wall = malloc(sizeof *wall * (size_t)pairs);
     for (int s = 0; s < 2; s++) {
         const OmctiSearch search = (OmctiSearch)s;
-        MotionParams p = { w, h, block, range, search, 1, 0 };
+        MotionParams p = { w, h, block, range, search, 1, 0, NULL };
         MotionEngine *g = NULL;
         if (motion_engine_cuda.create(&g, &p, err, sizeof err) < 0) {
             fprintf(stderr, "cuda_bench: %s\n", err);

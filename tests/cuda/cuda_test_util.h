@@ -7,11 +7,9 @@
 #include <string.h>
 
 #include "src/frame.h"
+#include "tests/motion/motion_test_util.h"
 
-typedef struct Image {
-    int w, h;
-    uint8_t *y;
-} Image;
+typedef MtImage Image;
 
 static inline uint32_t hash3(int x, int y, uint32_t seed)
 {
@@ -73,18 +71,28 @@ static inline void make_frame(Image *im, int content, int k, uint32_t seed)
 
 static inline int frame_from(OmctiFrame *f, const Image *im, int pad, uint64_t serial)
 {
-    if (frame_alloc(f, im->w, im->h, pad) < 0)
+    if (mt_frame_from_image(f, im, pad) < 0)
         return -1;
-    const int cw = chroma_size(im->w), ch = chroma_size(im->h);
-    uint8_t *chroma = malloc((size_t)cw * ch);
-    if (!chroma)
-        return -1;
-    memset(chroma, 128, (size_t)cw * ch);
-    OmctiPicture pic = { { im->y, chroma, chroma }, { im->w, cw, cw }, im->w, im->h };
-    frame_copy_in(f, &pic);
-    free(chroma);
     f->serial = serial;
     return 0;
+}
+
+/* Number of pixels of the pictures a and b (same size) that differ, the
+ * first few named on stderr. */
+static inline int yuv_compare(const char *what, const OmctiPicture *a, const OmctiPicture *b)
+{
+    int bad = 0;
+    for (int c = 0; c < 3; c++) {
+        const int w = c ? chroma_size(a->width) : a->width, h = c ? chroma_size(a->height) : a->height;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const int u = a->data[c][(ptrdiff_t)y * a->stride[c] + x];
+                const int v = b->data[c][(ptrdiff_t)y * b->stride[c] + x];
+                if (u != v && bad++ < 3)
+                    fprintf(stderr, "  %s plane %d (%d,%d): %d vs %d\n", what, c, x, y, u, v);
+            }
+    }
+    return bad;
 }
 
 /* Reads the luma of frames 0..n-1 of an 8-bit y4m (4:2:0 or mono). */

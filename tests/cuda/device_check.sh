@@ -28,6 +28,8 @@ for C in "$@"; do
     same "default, cpu vs cuda --devices all" --engine cpu -- --engine cuda --devices all
     same "full, cpu vs cuda --devices 0" --engine cpu --search full -- --engine cuda --devices 0 --search full
     same "slow motion 4x, cpu vs cuda" --engine cpu --slowmo 4 -- --engine cuda --slowmo 4
+    same "mcti, cpu vs cuda" --engine cpu --method mcti -- --engine cuda --method mcti
+    same "blend, cpu vs cuda" --engine cpu --method blend -- --engine cuda --method blend
 done
 C=$1
 timeout 420 $B/tests/cuda/test_cuda_equiv --y4m "$C" > $W/equiv.txt 2>&1; echo "cuda-equiv exit $?"

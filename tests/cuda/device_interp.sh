@@ -33,7 +33,7 @@ timeout 300 ninja -C $B 2>&1 | grep -E "warning|error|FAILED" | head -20
 [ -x $B/tests/cuda/test_cuda_equiv ] || { echo "build failed"; exit 1; }
 
 step "unit and CUDA suites (without cuda-equiv, run next)"
-timeout 200 meson test -C $B cuda-nogpu cuda-cli-nogpu cuda-mc-emul filters filters-dsp motion_engine \
+timeout 200 meson test -C $B cuda-nogpu cuda-cli-nogpu cuda-mc-emul filters checkasm motion_engine \
     --print-errorlogs 2>&1 | grep -E "^ *[0-9]+/|Ok:|Fail:"
 
 step "cuda-equiv: fields and pictures, CUDA vs CPU, with the real clip"
@@ -82,7 +82,6 @@ for i in 1 2; do run "cuda omcti full -> /dev/null (run $i)" - --engine cuda; do
 run "cuda omcti diamond -> /dev/null" - --engine cuda --search diamond
 run "cuda mcti full -> /dev/null" - --engine cuda --method mcti
 run "cuda blend -> /dev/null" - --engine cuda --method blend
-OMCTI_CUDA_INTERP=0 run "cuda ME + cpu filter (OMCTI_CUDA_INTERP=0)" - --engine cuda
 run "cpu omcti full -> /dev/null" - --engine cpu
 run "I/O floor: cpu repeat -> /dev/null" - --engine cpu --method repeat
 run "I/O floor: cpu repeat -> file" $W/rep.y4m --engine cpu --method repeat

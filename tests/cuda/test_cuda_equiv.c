@@ -8,7 +8,7 @@
  *
  * Exits 77 (skip) where no GPU can run the engine, saying why.
  *
- * Interpolation on the GPU (engine.h interp_*, kernels/cuda_filter.c) is
+ * Interpolation on the GPU (the filters' CUDA backend, kernels/cuda_filter.c) is
  * checked through the public API: a context with the cuda engine and one
  * with the cpu engine get the same pictures, and every in-between picture
  * (omcti, mcti, blend, repeat; phases 1/2, 1/3, 2/3, 2/5, 7/8; blocks
@@ -73,7 +73,7 @@ static void run_clip(Ctx *c, const char *label, const Image *frames, int n, int 
 {
     const int w = frames[0].w, h = frames[0].h;
     const int pad = motion_required_pad(block, range);
-    MotionParams p = { w, h, block, range, search, c->threads, 0 };
+    MotionParams p = { w, h, block, range, search, c->threads, 0, NULL };
     char err[256] = "";
     MotionEngine *cpu = NULL, *gpu = NULL;
     OmctiFrame *f = calloc((size_t)n, sizeof *f);
@@ -151,22 +151,6 @@ static void run_clip(Ctx *c, const char *label, const Image *frames, int n, int 
 
 static const int64_t interp_phases[][2] = { { 1, 2 }, { 1, 3 }, { 2, 3 }, { 2, 5 }, { 7, 8 } };
 
-static int compare_pictures(const char *what, const OmctiPicture *a, const OmctiPicture *b)
-{
-    int bad = 0;
-    for (int c = 0; c < 3; c++) {
-        const int w = c ? chroma_size(a->width) : a->width, h = c ? chroma_size(a->height) : a->height;
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                const int u = a->data[c][(ptrdiff_t)y * a->stride[c] + x];
-                const int v = b->data[c][(ptrdiff_t)y * b->stride[c] + x];
-                if (u != v && bad++ < 3)
-                    fprintf(stderr, "  %s plane %d (%d,%d): cpu %d cuda %d\n", what, c, x, y, u, v);
-            }
-    }
-    return bad;
-}
-
 /* The whole library path, two contexts (engine cpu and cuda), same
  * settings: every output picture of every pair and phase must be equal
  * byte for byte, and so must the scene-cut decisions. The cuda context
@@ -221,7 +205,7 @@ static void run_interp(Ctx *c, const char *label, const YuvClip *clip, OmctiMeth
                   omcti_last_error(cc), omcti_last_error(cg));
             if (r1 || r2)
                 continue;
-            const int bad = compare_pictures(what, &out.pic[0], &out.pic[1]);
+            const int bad = yuv_compare(what, &out.pic[0], &out.pic[1]);
             CHECK(&c->ts, bad == 0, "%s: %d pixels differ (cuda vs cpu)", what, bad);
             c->pictures++;
         }
@@ -341,7 +325,7 @@ int main(int argc, char **argv)
     c.threads = cores > 0 ? (int)cores : 1;
     {
         MotionEngine *g = NULL;
-        MotionParams p = { 64, 64, 16, 16, OMCTI_SEARCH_FULL, 1, 0 };
+        MotionParams p = { 64, 64, 16, 16, OMCTI_SEARCH_FULL, 1, 0, NULL };
         if (motion_engine_cuda.create(&g, &p, err, sizeof err) == 0) {
             printf("device: %s\n", cuda_engine_device_name(g));
             motion_engine_cuda.destroy(&g);

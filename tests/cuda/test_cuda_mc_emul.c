@@ -1,7 +1,7 @@
-/* The GPU interpolation arithmetic (kernels/mc_gpu.h) run sequentially on
- * the CPU, one "warp" at a time with one lane, against the CPU filters of
- * filters/: the OMCTI and MCTI pictures, blend, and the scene-cut cost and
- * static share must be equal bit for bit, for random and structured
+/* The CUDA backend's work split (kernels/mc_gpu.h over filters/mc_block.h
+ * and mc_stages.h) run sequentially on the CPU, one "warp" at a time with
+ * one lane, against the CPU backend of filters/: the OMCTI and MCTI
+ * pictures, blend, and the scene-cut statistics must be equal bit for bit, for random and structured
  * content, sizes that are and are not multiples of the block (odd ones
  * too), blocks 8/16/32, both searches and phases 1/2, 1/3, 2/5, 7/8.
  *
@@ -26,26 +26,10 @@
 
 static const int64_t phases[][2] = { { 1, 2 }, { 1, 3 }, { 2, 5 }, { 7, 8 } };
 
-static CudaMcPlane host_plane(const OmctiPlane *p)
+static McPlaneView host_plane(const OmctiPlane *p)
 {
-    const CudaMcPlane q = { p->data, (int)p->stride, p->w, p->h };
+    const McPlaneView q = { p->data, (int)p->stride, p->w, p->h };
     return q;
-}
-
-static int compare_pictures(const char *what, const OmctiPicture *a, const OmctiPicture *b)
-{
-    int bad = 0;
-    for (int c = 0; c < 3; c++) {
-        const int w = c ? chroma_size(a->width) : a->width, h = c ? chroma_size(a->height) : a->height;
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                const int u = a->data[c][(ptrdiff_t)y * a->stride[c] + x];
-                const int v = b->data[c][(ptrdiff_t)y * b->stride[c] + x];
-                if (u != v && bad++ < 3)
-                    fprintf(stderr, "  %s plane %d (%d,%d): cpu %d emul %d\n", what, c, x, y, u, v);
-            }
-    }
-    return bad;
 }
 
 /* Emulates the kernels' work for one picture of one pair. */
@@ -62,15 +46,9 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         a.out[c] = out->data[c];
         a.out_stride[c] = (int)out->stride[c];
     }
-    a.width = w;
-    a.height = h;
-    a.block = block;
-    a.nbx = nbx;
-    a.nby = nby;
+    a.g = (McGrid){ w, h, block, nbx, nby };
     a.overlap = method == OMCTI_METHOD_OMCTI;
     a.wt = phase_weight256(num, den);
-    a.num = num;
-    a.den = den;
     if (method == OMCTI_METHOD_BLEND) {
         for (int c = 0; c < 3; c++)
             for (int y = 0; y < (c ? chroma_size(h) : h); y++)
@@ -79,34 +57,18 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
                         (uint8_t)mc_blend_pixel(&a, c, x, y);
         return;
     }
-    /* engine layout of the fields: int16 x | int16 y << 16 */
-    uint32_t *fmv = malloc(2 * (size_t)nb * sizeof *fmv), *vec = malloc(3 * (size_t)nb * sizeof *vec);
-    for (int i = 0; i < nb; i++) {
-        fmv[i] = mc_pack(f->fwd.mv[i].x, f->fwd.mv[i].y);
-        fmv[nb + i] = mc_pack(f->bwd.mv[i].x, f->bwd.mv[i].y);
-    }
-    a.fmv = fmv;
-    a.bmv = fmv + nb;
+    McVec *vec = malloc(2 * (size_t)nb * sizeof *vec);
+    uint32_t *cost = malloc((size_t)nb * sizeof *cost);
+    a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
+    a.bwd = (const McVec *)f->bwd.mv;
     a.vec_a = vec;
-    a.cost_a = vec + nb;
-    a.vec_c = vec + 2 * nb;
-    a.K = 16 * (range + 2);
-    int32_t *tab = malloc((2 * (size_t)a.K + 1) * sizeof *tab);
-    for (int k = -a.K; k <= a.K; k++)
-        tab[k + a.K] = mc_rdiv_i(num * k, den);
-    a.tab = tab;
-    int16_t mask[2][3][1024];
-    for (int c = 0; c < 2; c++) {
-        const int bs = c ? block / 2 : block;
-        for (int y = 0; y < bs; y++)
-            for (int x = 0; x < bs; x++) {
-                int wk[3];
-                mc_mask_weights(MC_MASK_H263, bs, x, y, wk);
-                for (int k = 0; k < 3; k++)
-                    mask[c][k][y * bs + x] = (int16_t)wk[k];
-            }
-    }
-    a.mask = &mask[0][0][0];
+    a.vec_c = vec + nb;
+    a.cost_a = cost;
+    const int K = 16 * (range + 2);
+    int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
+    for (int k = -K; k <= K; k++)
+        tab[k + K] = (int32_t)mc_rdiv(num * k, den);
+    a.ph = (McPhase){ tab, K, num, den };
     for (int k = 0; k < nb; k++)
         mc_choose_block(&a, k);
     for (int k = 0; k < nb; k++)
@@ -116,43 +78,40 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
             for (int x = 0; x < (c ? chroma_size(w) : w); x++)
                 out->data[c][(ptrdiff_t)y * out->stride[c] + x] =
                     (uint8_t)mc_render_pixel(&a, c, x, y);
-    free(fmv);
     free(vec);
+    free(cost);
     free(tab);
 }
 
-/* The scene-cut statistics as the GPU computes them, against scenecut.c. */
+/* The scene-cut statistics as the GPU computes them (a lane per row of a
+ * block, 32 lanes over the columns of a row), against the CPU backend's. */
 static void check_stats(TestState *ts, const char *what, const FilterPair *pr, int block)
 {
     const OmctiPlane *N = &pr->next->p[0];
-    const CudaMcPlane p = host_plane(&pr->prev->p[0]), n = host_plane(N);
+    const McPlaneView p = host_plane(&pr->prev->p[0]), n = host_plane(N);
     unsigned long long act = 0;
     for (int y = 0; y < N->h - 1; y += 2)
-        act += mc_activity_part(&n, y, 0, 1);
+        for (int lane = 0; lane < 32; lane++)
+            act += mc_activity_part(&n, y, lane, 32);
     uint32_t textured = 0, same = 0;
     for (int by = 0; by < N->h / block; by++)
         for (int bx = 0; bx < N->w / block; bx++) {
-            const int r = mc_static_part(&p, &n, block, bx, by, 0, 1);
+            int r = 3;
+            for (int y = block - 1; y >= 0; y--) /* any order: an AND */
+                r &= mc_static_row(&p, &n, block, bx, by, y);
             if (!(r & 1)) {
                 textured++;
                 same += (r >> 1) & 1;
             }
         }
-    const uint32_t share = textured ? (uint32_t)((uint64_t)same * 256 / textured) : 0;
-    CHECK(ts, share == scenecut_static_share(pr, block, 1), "%s: static share %u vs %u", what,
-          share, scenecut_static_share(pr, block, 1));
-    /* the cost formula of cuda_filter.c pair_cost() */
-    const MotionField *fw = &pr->fields->fwd, *bw = &pr->fields->bwd;
-    uint64_t res = 0;
-    for (int i = 0; i < fw->bw * fw->bh; i++)
-        res += fw->sad[i] < bw->sad[i] ? fw->sad[i] : bw->sad[i];
-    const uint64_t npix = (uint64_t)fw->bw * fw->bh * block * block;
-    const uint64_t apix = (uint64_t)(N->h / 2) * (uint64_t)(N->w - 1);
-    const uint64_t r = res * 256 / npix, a = apix ? act * 256 / apix : 0;
-    uint64_t cost = r * 256 / (a + 256);
-    if (cost > UINT32_MAX) cost = UINT32_MAX;
-    CHECK(ts, cost == scenecut_pair_cost(pr, 1), "%s: pair cost %llu vs %u", what,
-          (unsigned long long)cost, scenecut_pair_cost(pr, 1));
+    McSceneStats st;
+    scenecut_stats(pr, block, 1, &st);
+    CHECK(ts, st.activity == act && st.textured == textured && st.same == same,
+          "%s: statistics %llu %u %u vs %llu %u %u", what, act, textured, same, st.activity,
+          st.textured, st.same);
+    /* a cost and a share that move with the statistics */
+    CHECK(ts, scenecut_share(&st) == (textured ? (uint32_t)((uint64_t)same * 256 / textured) : 0),
+          "%s: share", what);
 }
 
 static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int block, int range,
@@ -166,7 +125,7 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
     char err[256] = "";
     long checked = 0;
     memset(&f, 0, sizeof f);
-    MotionParams mp = { w, h, block, range, search, 1, 0 };
+    MotionParams mp = { w, h, block, range, search, 1, 0, NULL };
     if (frame_alloc(&fr[0], w, h, pad) < 0 || frame_alloc(&fr[1], w, h, pad) < 0 ||
         motion_fields_alloc(&f, w, h, block) < 0 ||
         motion_engine_cpu.create(&me, &mp, err, sizeof err) < 0) {
@@ -191,24 +150,24 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
         check_stats(ts, what, &pr, block);
         for (int m = 0; m < 3; m++) {
             const OmctiFilter *flt = filter_for_method((OmctiMethod)methods[m]);
-            const FilterParams fp = { w, h, block, range, 1, OMCTI_SCD_NONE, 1.0 };
+            const FilterParams fp = { w, h, block, range, 1, OMCTI_SCD_NONE, 1.0, NULL, 0 };
             void *priv = NULL;
             if (flt->init(&priv, &fp, err, sizeof err) < 0) {
                 CHECK(ts, 0, "%s: filter init: %s", what, err);
                 continue;
             }
             if (flt->new_pair)
-                flt->new_pair(priv, &pr);
+                flt->new_pair(priv, &pr, err, sizeof err);
             for (size_t ph = 0; ph < ARRAY_LEN(phases); ph++) {
                 const int64_t num = phases[ph][0], den = phases[ph][1];
                 memset(ref.buf[0], 0xa5, (size_t)w * h + 2 * (size_t)chroma_size(w) * chroma_size(h));
                 memset(emu.buf[0], 0x5a, (size_t)w * h + 2 * (size_t)chroma_size(w) * chroma_size(h));
-                flt->picture(priv, &pr, num, den, &ref.pic[0]);
+                flt->picture(priv, &pr, num, den, &ref.pic[0], err, sizeof err);
                 emulate(&fr[0], &fr[1], &f, block, range, methods[m], num, den, &emu.pic[0]);
                 char w2[260];
                 snprintf(w2, sizeof w2, "%s %s t=%lld/%lld", what, flt->name, (long long)num,
                          (long long)den);
-                const int bad = compare_pictures(w2, &ref.pic[0], &emu.pic[0]);
+                const int bad = yuv_compare(w2, &ref.pic[0], &emu.pic[0]);
                 CHECK(ts, bad == 0, "%s: %d pixels differ", w2, bad);
                 checked++;
             }

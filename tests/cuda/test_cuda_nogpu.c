@@ -46,7 +46,7 @@ int main(void)
     printf("available(): %s\n", err);
 
     MotionEngine *e = (MotionEngine *)0x1;
-    const MotionParams p = { 176, 144, 16, 16, OMCTI_SEARCH_FULL, 1, 0 };
+    const MotionParams p = { 176, 144, 16, 16, OMCTI_SEARCH_FULL, 1, 0, NULL };
     err[0] = '\0';
     const int rc = motion_engine_cuda.create(&e, &p, err, sizeof err);
     CHECK(&ts, rc == OMCTI_ERR_ENGINE, "create returned %d", rc);

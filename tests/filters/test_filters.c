@@ -70,15 +70,14 @@ static int planes_equal(const OmctiPicture *a, const OmctiPicture *b, int margin
 
 static void test_masks(TestState *ts)
 {
-    static const McMask types[] = { MC_MASK_RAISED_COSINE, MC_MASK_H263 };
-    for (int t = 0; t < 2; t++)
+    for (int t = 0; t < 1; t++)
         for (int b = 4; b <= 32; b *= 2) {
             int bad_sum = 0, bad_own = 0;
             for (int y = 0; y < b; y++)
                 for (int x = 0; x < b; x++) {
                     int w[3];
-                    mc_mask_weights(types[t], b, x, y, w);
-                    if (w[0] + w[1] + w[2] != 256 || w[1] < 0 || w[2] < 0) bad_sum++;
+                    mc_mask_weights(b, x, y, w);
+                    if (w[0] + w[1] + w[2] != 256 || w[1] < 0 || w[2] < 0 || w[0] % 32 || w[1] % 32) bad_sum++;
                     if (!(w[0] > w[1] && w[0] > w[2])) bad_own++;
                 }
             CHECK(ts, bad_sum == 0, "mask %d block %d: %d pixels do not sum to one", t, b, bad_sum);
@@ -130,6 +129,15 @@ static OmctiContext *open_with_pair(TestState *ts, OmctiMethod m, int block, con
     return c;
 }
 
+/* t = 0 and t = 1 (as den/den) give the originals, bit for bit. */
+static void check_originals(TestState *ts, OmctiContext *c, Shift *sh, int den, const char *what)
+{
+    CHECK(ts, omcti_interpolate(c, 0, den, &sh->out.pic) == 0 &&
+              planes_equal(&sh->a.pic, &sh->out.pic, 0, NULL), "%s: t=0 is not prev", what);
+    CHECK(ts, omcti_interpolate(c, den, den, &sh->out.pic) == 0 &&
+              planes_equal(&sh->b.pic, &sh->out.pic, 0, NULL), "%s: t=1 is not next", what);
+}
+
 /* A global translation by an even vector: the middle picture is the texture
  * shifted by half of it, exactly; omcti and mcti must rebuild it bit for bit
  * away from the borders, repeat and blend must not. */
@@ -150,13 +158,7 @@ static void test_translation(TestState *ts, OmctiMethod m, int block, int expect
               omcti_method_name(m), block, md);
     else
         CHECK(ts, exact == 0, "%s: unexpectedly exact on a translation", omcti_method_name(m));
-    /* t = 0 and t = 1 are the originals, bit for bit */
-    CHECK(ts, omcti_interpolate(c, 0, 3, &sh.out.pic) == 0 &&
-              planes_equal(&sh.a.pic, &sh.out.pic, 0, NULL),
-          "%s: t=0 is not prev", omcti_method_name(m));
-    CHECK(ts, omcti_interpolate(c, 3, 3, &sh.out.pic) == 0 &&
-              planes_equal(&sh.b.pic, &sh.out.pic, 0, NULL),
-          "%s: t=1 is not next", omcti_method_name(m));
+    check_originals(ts, c, &sh, 3, omcti_method_name(m));
     CHECK(ts, !omcti_pair_is_cut(c), "%s: a translation judged a cut", omcti_method_name(m));
     omcti_close(&c);
     shift_free(&sh);
@@ -203,12 +205,7 @@ static void test_letterbox(TestState *ts, OmctiMethod m)
     CHECK(ts, bad_bars == 0, "%s: %d bar samples are not black", omcti_method_name(m), bad_bars);
     CHECK(ts, bad_inside == 0, "%s: %d samples inside the letterbox differ from the translation",
           omcti_method_name(m), bad_inside);
-    CHECK(ts, omcti_interpolate(c, 0, 2, &sh.out.pic) == 0 &&
-              planes_equal(&sh.a.pic, &sh.out.pic, 0, NULL),
-          "%s: letterboxed t=0 is not prev", omcti_method_name(m));
-    CHECK(ts, omcti_interpolate(c, 2, 2, &sh.out.pic) == 0 &&
-              planes_equal(&sh.b.pic, &sh.out.pic, 0, NULL),
-          "%s: letterboxed t=1 is not next", omcti_method_name(m));
+    check_originals(ts, c, &sh, 2, "letterboxed");
     omcti_close(&c);
     shift_free(&sh);
 }

@@ -2,6 +2,7 @@
  * threads and every SIMD level, for both searches, several sizes, block
  * sizes and ranges; plus the engine's argument checks. */
 #include "motion_test_util.h"
+#include "src/cpu.h"
 #include "src/motion/search.h"
 
 static int failures;
@@ -67,18 +68,18 @@ int main(void)
             int configs = 0, bad = 0, have_ref = 0;
             /* The C level on 1080p full search takes a few seconds: start
              * the reference at the lowest SIMD level there. */
-            const int first_level = w * h > 1000000 ? SAD_LEVEL_SSE2 : SAD_LEVEL_C;
+            const int first_level = w * h > 1000000 ? CPU_LEVEL_SSE2 : CPU_LEVEL_C;
             /* 7 and 40 threads: more threads than work units on the small
              * pictures (17x9 has 2), shares left to the others. */
             static const int thread_counts[] = { 1, 2, 3, 7, 40 };
-            for (int level = first_level; level <= sad_cpu_level(); level++)
+            for (int level = first_level; level <= cpu_level_of(cpu_detect_flags()); level++)
                 for (size_t ti = 0; ti < sizeof thread_counts / sizeof thread_counts[0]; ti++) {
                     const int threads = thread_counts[ti];
                     MotionParams p = { .width = w, .height = h, .block = block, .range = range,
                                        .search = (OmctiSearch)search, .threads = threads };
                     MotionEngine *e = NULL;
                     MotionFields *out = have_ref ? &f : &ref;
-                    int ret = cpu_engine_create_level(&e, &p, level, err, sizeof err);
+                    int ret = (omcti_set_cpu_flags_mask(cpu_level_flags(level)), motion_engine_cpu.create(&e, &p, err, sizeof err));
                     if (ret >= 0 && cpu_engine_sad_level(e) != level)
                         ret = -1, snprintf(err, sizeof err, "level %d not taken", level);
                     /* Twice, so that state kept between pairs would show. */
@@ -96,13 +97,13 @@ int main(void)
                             bad++;
                         }
                     } else if (!fields_equal(&ref, &f)) {
-                        printf("  differs: level %s, %d threads\n", sad_level_name(level), threads);
+                        printf("  differs: level %s, %d threads\n", cpu_level_name(level), threads);
                         bad++;
                     }
                 }
             printf("%s engine %-7s %4dx%-4d block %2d range %2d: fields identical over %d configs (levels %s..%s x 1, 2, 3, 7, 40 threads)\n",
                    bad ? "FAIL" : "PASS", omcti_search_name((OmctiSearch)search), w, h, block, range,
-                   configs, sad_level_name(first_level), sad_level_name(sad_cpu_level()));
+                   configs, cpu_level_name(first_level), cpu_level_name(cpu_level_of(cpu_detect_flags())));
             failures += bad != 0;
             motion_fields_free(&ref);
             motion_fields_free(&f);

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 
 #include "motion_test_util.h"
+#include "src/cpu.h"
 #include "src/motion/search.h"
 
 typedef struct Case {
@@ -49,7 +50,7 @@ static int run_estimate(const MtImage *a, const MtImage *b, const MotionParams *
         fprintf(stderr, "allocation failed\n");
         exit(1);
     }
-    int ret = cpu_engine_create_level(&e, p, level, err, sizeof err);
+    int ret = (omcti_set_cpu_flags_mask(cpu_level_flags(level)), motion_engine_cpu.create(&e, p, err, sizeof err));
     if (ret >= 0)
         ret = motion_engine_cpu.estimate(e, &fa, &fb, f, err, sizeof err);
     if (ret < 0)
@@ -90,7 +91,7 @@ static void test_full_vs_naive(void)
                 mt_naive_full(&a, &b, c->block, c->range, bx, by, &nf[by * bw + bx], &sf[by * bw + bx]);
                 mt_naive_full(&b, &a, c->block, c->range, bx, by, &nb[by * bw + bx], &sb[by * bw + bx]);
             }
-        for (int level = SAD_LEVEL_C; level <= sad_cpu_level(); level++) {
+        for (int level = CPU_LEVEL_C; level <= cpu_level_of(cpu_detect_flags()); level++) {
             MotionParams p = { .width = c->w, .height = c->h, .block = c->block,
                                .range = c->range, .search = OMCTI_SEARCH_FULL, .threads = 2 };
             MotionFields f;
@@ -118,7 +119,7 @@ static void test_full_vs_naive(void)
                 }
             }
             report(bad == 0, "full == naive  %3dx%-3d block %2d range %2d content %d level %-6s (%d blocks x 2 fields)",
-                   c->w, c->h, c->block, c->range, c->content, sad_level_name(level), bw * bh);
+                   c->w, c->h, c->block, c->range, c->content, cpu_level_name(level), bw * bh);
             motion_fields_free(&f);
         }
         free(nf); free(nb); free(sf); free(sb);
@@ -153,7 +154,7 @@ static void test_global_shifts(OmctiSearch search, int smooth, const int (*shift
                            .search = search, .threads = 2 };
         MotionFields f;
         int checked = 0, bad = 0;
-        if (run_estimate(&a, &b, &p, SAD_LEVEL_MAX, &f) < 0) {
+        if (run_estimate(&a, &b, &p, CPU_LEVEL_MAX, &f) < 0) {
             bad = 1;
         } else {
             for (int by = 0; by < bh; by++)

@@ -1,0 +1,354 @@
+/* The per-block arithmetic of the motion-compensated filters, written once
+ * as static inline C that both compilers build: gcc/clang for the CPU
+ * backend (filters/mc_vectors.c, mc_render.c, mc_dsp.c, scenecut.c) and
+ * nvcc for the CUDA backend (kernels/mc_kernels.cu). Only data and pure
+ * functions live here; the decisions built from them (which candidates,
+ * which vector wins, when the median replaces a vector, the refinement
+ * pattern) are in filters/mc_stages.h, also compiled by both.
+ *
+ * Pixel reads of the per-pixel functions clamp the coordinates to the
+ * visible plane. The CPU reads the padded plane and clamps to the padding;
+ * the padding replicates the edge pixels (src/frame.c), so both read the
+ * same value at every position. */
+#ifndef OMCTI_FILTERS_MC_BLOCK_H
+#define OMCTI_FILTERS_MC_BLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __CUDACC__
+#define MCF static __device__ __forceinline__
+#define MC_CONST static __constant__ const
+#else
+#define MCF static inline
+#define MC_CONST static const
+#endif
+
+/* A vector: full pel in the motion fields (the layout of MotionVector,
+ * src/motion/engine.h), quarter luma pel in the filters' choices. */
+typedef struct McVec {
+    int16_t x, y;
+} McVec;
+
+/* One plane for the per-pixel functions: data points at pixel (0, 0);
+ * reads are clamped to w x h. */
+typedef struct McPlaneView {
+    const uint8_t *data;
+    int stride;
+    int w, h;
+} McPlaneView;
+
+/* The block grid of a picture. */
+typedef struct McGrid {
+    int width, height;         /* luma                                    */
+    int block, nbx, nby;
+} McGrid;
+
+/* The phase t = num/den with its displacement table: tab[k + K] is
+ * mc_rdiv(num * k, den) for |k| <= K, which saves a 64-bit division per
+ * displacement (several per candidate and per prediction). */
+typedef struct McPhase {
+    const int32_t *tab;
+    int K;
+    int64_t num, den;
+} McPhase;
+
+/* Statistics of a pair for the scene-cut decision (filters/scenecut.h):
+ * activity of next's luma, whole textured blocks and those identical in
+ * prev and next. */
+typedef struct McSceneStats {
+    unsigned long long activity;
+    uint32_t textured, same;
+} McSceneStats;
+
+#define MC_MAX_CAND 19   /* zero + 2 per block of the 3x3 neighbourhood  */
+#define MC_MARGIN_DIV 4  /* bilateral window: the block grown by block/4  */
+#define MC_MEDIAN_TOL 6  /* the median may cost (16 + 6)/16 of the vector */
+
+/* Catmull-Rom (Keys, a = -1/2) taps in 1/64 for the 16 fractions, rounded
+ * and mirrored so that f and 16 - f are symmetric and every row sums to 64. */
+MC_CONST int8_t mc_cubic_taps[16][4] = {
+    {0, 64, 0, 0},    {-2, 64, 2, 0},   {-3, 61, 6, 0},   {-4, 59, 10, -1},
+    {-4, 56, 14, -2}, {-5, 51, 20, -2}, {-5, 47, 25, -3}, {-4, 41, 30, -3},
+    {-4, 36, 36, -4}, {-3, 30, 41, -4}, {-3, 25, 47, -5}, {-2, 20, 51, -5},
+    {-2, 14, 56, -4}, {-1, 10, 59, -4}, {0, 6, 61, -3},   {0, 2, 64, -2},
+};
+
+/* H.263 Annex F OBMC masks in 1/8: own, left/right, top/bottom. */
+MC_CONST uint8_t mc_h263_mask[3][8][8] = {
+    { {4, 5, 5, 5, 5, 5, 5, 4}, {5, 5, 5, 5, 5, 5, 5, 5},
+      {5, 5, 6, 6, 6, 6, 5, 5}, {5, 5, 6, 6, 6, 6, 5, 5},
+      {5, 5, 6, 6, 6, 6, 5, 5}, {5, 5, 6, 6, 6, 6, 5, 5},
+      {5, 5, 5, 5, 5, 5, 5, 5}, {4, 5, 5, 5, 5, 5, 5, 4} },
+    { {2, 1, 1, 1, 1, 1, 1, 2}, {2, 2, 1, 1, 1, 1, 2, 2},
+      {2, 2, 1, 1, 1, 1, 2, 2}, {2, 2, 1, 1, 1, 1, 2, 2},
+      {2, 2, 1, 1, 1, 1, 2, 2}, {2, 2, 1, 1, 1, 1, 2, 2},
+      {2, 2, 1, 1, 1, 1, 2, 2}, {2, 1, 1, 1, 1, 1, 1, 2} },
+    { {2, 2, 2, 2, 2, 2, 2, 2}, {1, 1, 2, 2, 2, 2, 1, 1},
+      {1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1},
+      {1, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1},
+      {1, 1, 2, 2, 2, 2, 1, 1}, {2, 2, 2, 2, 2, 2, 2, 2} },
+};
+
+/* OBMC weight k (0 own, 1 horizontal neighbour, 2 vertical neighbour) in
+ * 1/8 of pixel (x, y) of a block of `block` pixels: the H.263 masks scaled
+ * to the block; the three sum to 8. */
+MCF int mc_mask8(int k, int block, int x, int y)
+{
+    return mc_h263_mask[k][y * 8 / block][x * 8 / block];
+}
+
+MCF int mc_clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+MCF int mc_min(int a, int b) { return a < b ? a : b; }
+MCF int mc_max(int a, int b) { return a > b ? a : b; }
+MCF int mc_abs(int v) { return v < 0 ? -v : v; }
+
+/* n/d rounded to nearest, halves away from zero (d > 0), so that
+ * mc_rdiv(-n, d) == -mc_rdiv(n, d): forward and backward are symmetric. */
+MCF int64_t mc_rdiv(int64_t n, int64_t d)
+{
+    return n >= 0 ? (2 * n + d) / (2 * d) : -((-2 * n + d) / (2 * d));
+}
+
+/* mc_rdiv(num * k, den), from the table when it covers k. */
+MCF int mc_disp(const McPhase *ph, int k)
+{
+    if (k >= -ph->K && k <= ph->K)
+        return ph->tab[k + ph->K];
+    return (int)mc_rdiv(ph->num * k, ph->den);
+}
+
+/* The prev and next displacements (1/16 pel of the plane) of a vector v in
+ * quarter luma pel times scale/4 at the phase: prev is read at x - a, next
+ * at x + b, with a + b == v * scale exactly, so the trajectory is never
+ * broken. */
+MCF void mc_phase_split(int v, int scale, const McPhase *ph, int *a, int *b)
+{
+    const int v16 = v * scale;
+    *a = mc_disp(ph, v16);
+    *b = v16 - *a;
+}
+
+/* The bilateral window of block (bx, by): the block grown by block/4 on
+ * every side, clipped to the picture so that padding never votes. */
+MCF void mc_window(const McGrid *g, int bx, int by, int *x0, int *y0, int *w, int *h)
+{
+    const int m = g->block / MC_MARGIN_DIV;
+    const int xa = mc_max(bx * g->block - m, 0), ya = mc_max(by * g->block - m, 0);
+    const int xb = mc_min((bx + 1) * g->block + m, g->width);
+    const int yb = mc_min((by + 1) * g->block + m, g->height);
+    *x0 = xa;
+    *y0 = ya;
+    *w = xb - xa;
+    *h = yb - ya;
+}
+
+/* The refinement's area: the block itself, clipped to the picture. */
+MCF void mc_block_area(const McGrid *g, int bx, int by, int *x0, int *y0, int *w, int *h)
+{
+    *x0 = bx * g->block;
+    *y0 = by * g->block;
+    *w = mc_min(g->block, g->width - *x0);
+    *h = mc_min(g->block, g->height - *y0);
+}
+
+/* Pixel (x, y), the coordinates clamped to the plane. */
+MCF int mc_px(const McPlaneView *p, int x, int y)
+{
+    return p->data[(ptrdiff_t)mc_clamp(y, 0, p->h - 1) * p->stride + mc_clamp(x, 0, p->w - 1)];
+}
+
+/* Bilinear sample in 1/16 at (ix + fx/16, iy + fy/16), clamped reads. */
+MCF int mc_bilin_px(const McPlaneView *p, int ix, int iy, int fx, int fy)
+{
+    const int x0 = mc_clamp(ix, 0, p->w - 1), x1 = mc_clamp(ix + 1, 0, p->w - 1);
+    const uint8_t *r0 = p->data + (ptrdiff_t)mc_clamp(iy, 0, p->h - 1) * p->stride;
+    const uint8_t *r1 = p->data + (ptrdiff_t)mc_clamp(iy + 1, 0, p->h - 1) * p->stride;
+    return ((16 - fx) * (16 - fy) * r0[x0] + fx * (16 - fy) * r0[x1] + (16 - fx) * fy * r1[x0] +
+            fx * fy * r1[x1] + 8) >> 4;
+}
+
+/* Bicubic sample in 1/16, clamped reads: horizontal pass in int16 (never
+ * truncates: |taps| sum to at most 71, times 255), vertical pass rounded
+ * once, negative to 0, clamped to 4080. With fx = fy = 0 this is q << 4. */
+MCF int mc_cubic_px(const McPlaneView *p, int ix, int iy, int fx, int fy)
+{
+    const int xa = mc_clamp(ix - 1, 0, p->w - 1), xb = mc_clamp(ix, 0, p->w - 1);
+    const int xc = mc_clamp(ix + 1, 0, p->w - 1), xd = mc_clamp(ix + 2, 0, p->w - 1);
+    int v = 128;
+    for (int r = 0; r < 4; r++) {
+        const uint8_t *q = p->data + (ptrdiff_t)mc_clamp(iy - 1 + r, 0, p->h - 1) * p->stride;
+        const int t = mc_cubic_taps[fx][0] * q[xa] + mc_cubic_taps[fx][1] * q[xb] +
+                      mc_cubic_taps[fx][2] * q[xc] + mc_cubic_taps[fx][3] * q[xd];
+        v += mc_cubic_taps[fy][r] * (int)(int16_t)t;
+    }
+    v = v < 0 ? 0 : v >> 8;
+    return v > 4080 ? 4080 : v;
+}
+
+/* The bidirectional average of two samples p (prev) and n (next), 1/16. */
+MCF int mc_pred_mix(int p, int n, int wt)
+{
+    return ((256 - wt) * p + wt * n + 128) >> 8;
+}
+
+/* The OBMC sum of three predictions (1/16) with weights in 1/8 summing to
+ * 8, to a pixel; with one prediction, mc_put16(). */
+MCF int mc_obmc8(int k0, int k1, int k2, int p0, int ph, int pv)
+{
+    return (k0 * p0 + k1 * ph + k2 * pv + 64) >> 7;
+}
+
+MCF int mc_put16(int p)
+{
+    return (p + 8) >> 4;
+}
+
+/* The bidirectional bicubic prediction (1/16 units) at pixel (x, y) of a
+ * plane for the vector v (quarter luma pel; scale 4 luma, 2 chroma) at
+ * phase weight wt (1/256). */
+MCF int mc_pred_px(const McPlaneView *P, const McPlaneView *N, const McPhase *ph, int wt,
+                   int scale, McVec v, int x, int y)
+{
+    int ax, ay, bx, by;
+    mc_phase_split(v.x, scale, ph, &ax, &bx);
+    mc_phase_split(v.y, scale, ph, &ay, &by);
+    const int pxs = x * 16 - ax, pys = y * 16 - ay, nxs = x * 16 + bx, nys = y * 16 + by;
+    return mc_pred_mix(mc_cubic_px(P, pxs >> 4, pys >> 4, pxs & 15, pys & 15),
+                       mc_cubic_px(N, nxs >> 4, nys >> 4, nxs & 15, nys & 15), wt);
+}
+
+MCF int mc_vec_eq(McVec a, McVec b)
+{
+    return a.x == b.x && a.y == b.y;
+}
+
+/* One output pixel (x, y) of a plane (bs: the plane's block size) from the
+ * final vectors vec: with one vector (p + 8) >> 4; under OBMC (overlap)
+ * (k_own p_own + k_h p_h + k_v p_v + 64) >> 7 with the masks in 1/8, which
+ * is the same value where the three vectors agree. */
+MCF int mc_render_px(const McPlaneView *P, const McPlaneView *N, const McPhase *ph, int wt,
+                     const McGrid *g, const McVec *vec, int overlap, int chroma, int x, int y)
+{
+    const int bs = chroma ? g->block / 2 : g->block, hb = bs / 2, scale = chroma ? 2 : 4;
+    const int bx = x / bs, by = y / bs, lx = x - bx * bs, ly = y - by * bs;
+    const int k = by * g->nbx + bx;
+    const McVec own = vec[k];
+    const int p0 = mc_pred_px(P, N, ph, wt, scale, own, x, y);
+    if (!overlap)
+        return mc_put16(p0);
+    McVec vh = own, vv = own;
+    if (lx < hb) {
+        if (bx > 0) vh = vec[k - 1];
+    } else if (bx + 1 < g->nbx) {
+        vh = vec[k + 1];
+    }
+    if (ly < hb) {
+        if (by > 0) vv = vec[k - g->nbx];
+    } else if (by + 1 < g->nby) {
+        vv = vec[k + g->nbx];
+    }
+    if (mc_vec_eq(vh, own) && mc_vec_eq(vv, own))
+        return mc_put16(p0);
+    const int pp = mc_vec_eq(vh, own) ? p0 : mc_pred_px(P, N, ph, wt, scale, vh, x, y);
+    const int pv = mc_vec_eq(vv, own) ? p0 : mc_vec_eq(vv, vh) ? pp
+                                           : mc_pred_px(P, N, ph, wt, scale, vv, x, y);
+    return mc_obmc8(mc_mask8(0, bs, lx, ly), mc_mask8(1, bs, lx, ly), mc_mask8(2, bs, lx, ly),
+                    p0, pp, pv);
+}
+
+/* The two costs of the vector choice over the window [x0, x0 + w) x
+ * [y0, y0 + h), summed over the pixels i = lane, lane + nlanes, ... of the
+ * window (i = y * w + x; a warp's lanes, or one lane on the CPU), walked
+ * incrementally (a division per pixel costs more than the pixel's
+ * arithmetic on the GPU). Integer sums do not depend on the order.
+ * mc_cost_int_part: whole-pixel SAD of prev at (x - ax, y - ay) against
+ * next at (x + bx, y + by). */
+MCF uint32_t mc_cost_int_part(const McPlaneView *P, const McPlaneView *N, int x0, int y0, int w,
+                              int h, int ax, int ay, int bx, int by, int lane, int nlanes)
+{
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = x0 + lane % w, y = y0 + lane / w;
+    uint32_t s = 0;
+    for (int j = lane; j < w * h; j += nlanes) {
+        s += (uint32_t)mc_abs(mc_px(P, x - ax, y - ay) - mc_px(N, x + bx, y + by));
+        x += sx;
+        y += sy;
+        if (x >= x0 + w) {
+            x -= w;
+            y++;
+        }
+    }
+    return s;
+}
+
+/* mc_cost_sub_part: the bilateral cost (bilinear samples, 1/16 units) of
+ * the quarter-pel vector (vx, vy) at the phase. */
+MCF uint32_t mc_cost_sub_part(const McPlaneView *P, const McPlaneView *N, const McPhase *ph,
+                              int x0, int y0, int w, int h, int vx, int vy, int lane, int nlanes)
+{
+    int ax, ay, bx, by;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    const int pxs = x0 * 16 - ax, pys = y0 * 16 - ay, nxs = x0 * 16 + bx, nys = y0 * 16 + by;
+    const int ix = pxs >> 4, fx = pxs & 15, iy = pys >> 4, fy = pys & 15;
+    const int jx = nxs >> 4, gx = nxs & 15, jy = nys >> 4, gy = nys & 15;
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = lane % w, y = lane / w;
+    uint32_t s = 0;
+    for (int i = lane; i < w * h; i += nlanes) {
+        s += (uint32_t)mc_abs(mc_bilin_px(P, ix + x, iy + y, fx, fy) -
+                              mc_bilin_px(N, jx + x, jy + y, gx, gy));
+        x += sx;
+        y += sy;
+        if (x >= w) {
+            x -= w;
+            y++;
+        }
+    }
+    return s;
+}
+
+/* filters/blend.c at one pixel: (1-t)*prev + t*next. */
+MCF int mc_blend_px(int p, int n, int wt)
+{
+    return (p * (256 - wt) + n * wt + 128) >> 8;
+}
+
+/* Scene-cut activity: the terms of row y (even, < h - 1) of plane p,
+ * columns x = lane, lane + nlanes, ... (< w - 1). */
+MCF uint32_t mc_activity_part(const McPlaneView *p, int y, int lane, int nlanes)
+{
+    const uint8_t *r = p->data + (ptrdiff_t)y * p->stride, *d = r + p->stride;
+    uint32_t s = 0;
+    for (int x = lane; x < p->w - 1; x += nlanes)
+        s += (uint32_t)(mc_abs(r[x + 1] - r[x]) + mc_abs(d[x] - r[x]));
+    return s;
+}
+
+/* Scene-cut static share, row y of whole block (bx, by): bit 0 every pixel
+ * of the row equals the block's first (flat), bit 1 every pixel equals
+ * next's. A block is textured unless every row says flat. */
+MCF int mc_static_row(const McPlaneView *P, const McPlaneView *N, int block, int bx, int by,
+                      int y)
+{
+    const uint8_t *p = P->data + (ptrdiff_t)by * block * P->stride + bx * block;
+    const uint8_t *n = N->data + (ptrdiff_t)by * block * N->stride + bx * block;
+    const uint8_t *pr = p + (ptrdiff_t)y * P->stride, *nr = n + (ptrdiff_t)y * N->stride;
+    int flat = 1, eq = 1;
+    for (int x = 0; x < block; x++) {
+        flat &= pr[x] == p[0];
+        eq &= pr[x] == nr[x];
+    }
+    return flat | eq << 1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

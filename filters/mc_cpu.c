@@ -1,0 +1,144 @@
+/* The CPU backend of the motion-compensated filters (mc.h): the DSP table
+ * (mc_dsp.h) and the band wavefront that builds a picture. */
+#include <stdlib.h>
+#if OMCTI_HAVE_OPENMP
+#include <omp.h>
+#endif
+
+#include "src/common.h"
+#include "filters/mc_priv.h"
+#include "filters/scenecut.h"
+
+static void mc_cpu_uninit(void **priv)
+{
+    Mc *s = *priv;
+    if (!s) return;
+    aligned_free(s->vec_a);
+    aligned_free(s->vec_c);
+    aligned_free(s->cost_a);
+    aligned_free(s->tab);
+    free(s);
+    *priv = NULL;
+}
+
+static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, char *err,
+                       size_t errlen)
+{
+    Mc *s = calloc(1, sizeof *s);
+    if (!s) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    s->w = p->width;
+    s->h = p->height;
+    s->block = p->block;
+    s->overlap = method == OMCTI_METHOD_OMCTI;
+    s->threads = p->threads > 0 ? p->threads : 1;
+    s->nbx = (p->width + p->block - 1) / p->block;
+    s->nby = (p->height + p->block - 1) / p->block;
+    s->grid = (McGrid){ s->w, s->h, s->block, s->nbx, s->nby };
+    mc_dsp_init(&s->dsp);
+    for (int c = 0; c < 2; c++) {
+        const int bs = c ? p->block / 2 : p->block;
+        for (int y = 0; y < bs; y++)
+            for (int x = 0; x < bs; x++)
+                for (int k = 0; k < 3; k++)
+                    s->mask8[c][k][y * bs + x] = (int16_t)mc_mask8(k, bs, x, y);
+    }
+    const size_t n = (size_t)s->nbx * s->nby;
+    s->vec_a = aligned_calloc(n * s->threads * sizeof *s->vec_a);
+    s->vec_c = aligned_calloc(n * s->threads * sizeof *s->vec_c);
+    s->cost_a = aligned_calloc(n * s->threads * sizeof *s->cost_a);
+    /* displacements k = v * scale of every vector the fields can hold
+     * (|v| <= range pel, quarter pel, refined by up to 3/4) */
+    s->ph.K = 16 * (p->range + 2);
+    s->tab = aligned_calloc((2 * (size_t)s->ph.K + 1) * sizeof *s->tab);
+    s->ph.tab = s->tab;
+    s->ph.den = 0; /* no phase yet */
+    if (!s->vec_a || !s->vec_c || !s->cost_a || !s->tab) {
+        mc_cpu_uninit((void **)&s);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    }
+    *priv = s;
+    return 0;
+}
+
+static int mc_cpu_stats(void *priv, const FilterPair *pair, McSceneStats *st, char *err,
+                        size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    const Mc *s = priv;
+    scenecut_stats(pair, s->block, s->threads, st);
+    return 0;
+}
+
+static inline int thread_index(void)
+{
+#if OMCTI_HAVE_OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t den,
+                          OmctiPicture *out, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    Mc *s = priv;
+    const int wt = phase_weight256(num, den);
+    if (s->ph.num != num || s->ph.den != den) {
+        for (int k = -s->ph.K; k <= s->ph.K; k++)
+            s->tab[k + s->ph.K] = (int32_t)mc_rdiv(num * k, den);
+        s->ph.num = num;
+        s->ph.den = den;
+    }
+    const int nbx = s->nbx, nby = s->nby;
+    const size_t nb = (size_t)nbx * nby;
+    /* Each thread takes a band of block rows and runs every stage on it as a
+     * wavefront, row by row: screening (stage A) of row i, median and
+     * refinement (stage C) of row i - 1, which needs A of rows i-2..i, and
+     * rendering of row i - 2, which needs C of rows i-3..i-1. The rows that
+     * a band needs from its neighbours' bands (2 rows of A, 1 row of C on
+     * each side) it computes itself, into its own arrays: every value is a
+     * deterministic function of the pair and the phase, so the picture is
+     * the same for every thread count, no thread ever waits for another
+     * (no barrier inside the picture), and the rows a stage reads are still
+     * in the core's cache from the stage before. */
+#pragma omp parallel num_threads(s->threads) if (s->threads > 1)
+    {
+#if OMCTI_HAVE_OPENMP
+        const int nt = omp_get_num_threads();
+#else
+        const int nt = 1;
+#endif
+        const int tid = thread_index();
+        const int r0 = (int)((int64_t)nby * tid / nt), r1 = (int)((int64_t)nby * (tid + 1) / nt);
+        McVec *vec_a = s->vec_a + nb * (size_t)tid, *vec_c = s->vec_c + nb * (size_t)tid;
+        uint32_t *cost_a = s->cost_a + nb * (size_t)tid;
+        uint16_t buf[3 * 32 * 32];
+        const int a0 = max_i(r0 - 2, 0), a1 = min_i(r1 + 2, nby);
+        const int c0 = max_i(r0 - 1, 0), c1 = min_i(r1 + 1, nby);
+        for (int i = a0; r0 < r1 && i < a1 + 2; i++) {
+            if (i < a1)
+                for (int bx = 0; bx < nbx; bx++)
+                    mc_choose_block(s, pr, bx, i, vec_a, cost_a);
+            const int j = i - 1;
+            if (j >= c0 && j < c1)
+                for (int bx = 0; bx < nbx; bx++)
+                    vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, pr, bx, j, vec_a, cost_a);
+            const int r = i - 2;
+            if (r >= r0 && r < r1)
+                for (int bx = 0; bx < nbx; bx++)
+                    mc_render_block(s, vec_c, pr, bx, r, wt, out, buf);
+        }
+    }
+    return 0;
+}
+
+const FilterBackend mc_backend_cpu = {
+    .device = NULL,
+    .init = mc_cpu_init,
+    .stats = mc_cpu_stats,
+    .picture = mc_cpu_picture,
+    .uninit = mc_cpu_uninit,
+};

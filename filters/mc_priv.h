@@ -1,0 +1,58 @@
+/* The CPU backend of the motion-compensated filters (mc.h): its state,
+ * shared by mc_cpu.c (set-up, the picture's wavefront), mc_vectors.c
+ * (stages A and C) and mc_render.c (predictions, OBMC). */
+#ifndef OMCTI_FILTERS_MC_PRIV_H
+#define OMCTI_FILTERS_MC_PRIV_H
+
+#include <stdint.h>
+
+#include "filters/filter.h"
+#include "filters/mc.h"
+#include "filters/mc_block.h"
+#include "filters/mc_dsp.h"
+
+typedef struct Mc {
+    int w, h, block, overlap, threads;
+    int nbx, nby;
+    McGrid grid;
+    int16_t mask8[2][3][32 * 32]; /* [luma/chroma][own,h,v][y*bs+x], 1/8   */
+    McDSP dsp;
+    /* per thread, nbx*nby each: the screened vectors and their exact
+     * bilateral cost (1/16 units), and the final (median, refined) vectors,
+     * for the thread's band of block rows plus its halo */
+    McVec *vec_a, *vec_c;
+    uint32_t *cost_a;
+    int32_t *tab;                /* the phase's displacement table         */
+    McPhase ph;                  /* the phase of the picture being built   */
+} Mc;
+
+/* Splits a displacement in 1/16 pel into integer and fraction. */
+static inline void split16(int d, int *i, int *f)
+{
+    *i = d >> 4; /* arithmetic shift: floor */
+    *f = d & 15;
+}
+
+/* Whether rows y0..y0+h and columns x0..x0+w (inclusive of the bilinear
+ * neighbour) stay inside the padded plane. */
+static inline int inside(const OmctiPlane *p, int x0, int y0, int w, int h)
+{
+    return x0 >= -p->pad && y0 >= -p->pad && x0 + w < p->w + p->pad &&
+           y0 + h < p->h + p->pad;
+}
+
+/* mc_vectors.c, stage A of block (bx, by) (mc_stages.h mc_choose()): the
+ * screened vector and its exact bilateral cost into vec[k], cost[k]. */
+void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec,
+                     uint32_t *cost);
+
+/* mc_vectors.c, stage C of block (bx, by) (mc_stages.h mc_refine()). */
+McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a,
+                      const uint32_t *cost_a);
+
+/* mc_render.c: block (bx, by) of all three planes of out from the final
+ * vectors vec at phase weight wt. buf holds 3 * 32 * 32 samples. */
+void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
+                     int wt, OmctiPicture *out, uint16_t *buf);
+
+#endif

@@ -1,0 +1,127 @@
+/* Rendering of the motion-compensated filters (mc.h): the bidirectional
+ * bicubic prediction of each vector and the OBMC sum, one block at a time. */
+#include <string.h>
+
+#include "src/common.h"
+#include "filters/mc_priv.h"
+
+/* Whether the bicubic footprint of a w x h region whose integer sample
+ * (0, 0) is (x0, y0) lies inside the padded plane (rows y0-1 .. y0+h+1,
+ * columns x0-1 .. x0+w+1): then no coordinate needs clamping. */
+static inline int cubic_inside(const OmctiPlane *p, int x0, int y0, int w, int h)
+{
+    return x0 - 1 >= -p->pad && y0 - 1 >= -p->pad && x0 + w + 1 <= p->w - 1 + p->pad &&
+           y0 + h + 1 <= p->h - 1 + p->pad;
+}
+
+/* The C reference's prediction with clamped samples (mc_block.h), for the
+ * rare footprints past the padding; out of line, so that the fast path
+ * stays lean. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void predict_clamped(uint16_t *dst, const OmctiPlane *P, const OmctiPlane *N, int ix,
+                            int iy, int fx, int fy, int jx, int jy, int gx, int gy, int w, int h,
+                            int wt)
+{
+    const McPlaneView pv = { P->data, (int)P->stride, P->w, P->h };
+    const McPlaneView nv = { N->data, (int)N->stride, N->w, N->h };
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            dst[y * 32 + x] = (uint16_t)mc_pred_mix(mc_cubic_px(&pv, ix + x, iy + y, fx, fy),
+                                                    mc_cubic_px(&nv, jx + x, jy + y, gx, gy), wt);
+}
+
+/* Prediction of a w x h region at (x0, y0) of plane c for one vector, in
+ * 1/16 units, into dst (stride 32): through the DSP table when both
+ * footprints are inside the padded planes, else with the C reference's
+ * clamped samples (mc_block.h; the rare vectors past the padding). The
+ * kernel computes 8, 16 or 32 columns; columns past w are scratch (dst has
+ * room for them), and a sample's value does not depend on the region it is
+ * computed in, so predicting a whole block at once equals predicting its
+ * sub-blocks one by one. */
+static void predict(const Mc *s, uint16_t *dst, const FilterPair *pr, int c, McVec v, int x0,
+                    int y0, int w, int h, int wt)
+{
+    const OmctiPlane *P = &pr->prev->p[c], *N = &pr->next->p[c];
+    const int scale = c ? 2 : 4;
+    int ax, ay, bx, by, ix, fx, iy, fy, jx, gx, jy, gy;
+    mc_phase_split(v.x, scale, &s->ph, &ax, &bx);
+    mc_phase_split(v.y, scale, &s->ph, &ay, &by);
+    split16(x0 * 16 - ax, &ix, &fx);
+    split16(y0 * 16 - ay, &iy, &fy);
+    split16(x0 * 16 + bx, &jx, &gx);
+    split16(y0 * 16 + by, &jy, &gy);
+    if (cubic_inside(P, ix, iy, w, h) && cubic_inside(N, jx, jy, w, h)) {
+        const int kw = w <= 8 ? 8 : w <= 16 ? 16 : 32;
+        s->dsp.pred2(dst, 32, P->data + (ptrdiff_t)iy * P->stride + ix, P->stride, fx, fy,
+                     N->data + (ptrdiff_t)jy * N->stride + jx, N->stride, gx, gy, kw, h, wt);
+        return;
+    }
+    predict_clamped(dst, P, N, ix, iy, fx, fy, jx, jy, gx, gy, w, h, wt);
+}
+
+static void copy_cols(uint16_t *dst, const uint16_t *src, int w, int h)
+{
+    for (int y = 0; y < h; y++)
+        memcpy(dst + y * 32, src + y * 32, (size_t)w * sizeof *dst);
+}
+
+/* Per block rather than per sub-block: the own vector's prediction over the
+ * whole block, each neighbour's over the half block it weighs on (only
+ * where its vector differs from the own one: else the own prediction is
+ * that neighbour's prediction too), then one OBMC pass. The masks are
+ * multiples of 32/256, so the sum (w_own*p_own + w_h*p_h + w_v*p_v + 2048)
+ * >> 12 equals (k0*p0 + k1*ph + k2*pv + 64) >> 7 with k = w/32, which for
+ * ph == pv == p0 is (p0 + 8) >> 4, the one-vector picture. */
+void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
+                     int wt, OmctiPicture *out, uint16_t *buf)
+{
+    const size_t k = (size_t)by * s->nbx + bx;
+    const McVec own = vec[k];
+    McVec vl = own, vr = own, vt = own, vb = own;
+    if (s->overlap) {
+        if (bx > 0) vl = vec[k - 1];
+        if (bx + 1 < s->nbx) vr = vec[k + 1];
+        if (by > 0) vt = vec[k - s->nbx];
+        if (by + 1 < s->nby) vb = vec[k + s->nbx];
+    }
+    const int same = mc_vec_eq(vl, own) && mc_vec_eq(vr, own) && mc_vec_eq(vt, own) && mc_vec_eq(vb, own);
+    uint16_t *O = buf, *H = buf + 32 * 32, *V = buf + 2 * 32 * 32;
+    for (int c = 0; c < 3; c++) {
+        const int pw = c ? chroma_size(s->w) : s->w, ph = c ? chroma_size(s->h) : s->h;
+        const int bs = c ? s->block / 2 : s->block, hb = bs / 2;
+        const int x0 = bx * bs, y0 = by * bs;
+        if (x0 >= pw || y0 >= ph) continue;
+        const int w = min_i(bs, pw - x0), h = min_i(bs, ph - y0);
+        const ptrdiff_t ds = out->stride[c];
+        uint8_t *d = out->data[c] + (ptrdiff_t)y0 * ds + x0;
+        predict(s, O, pr, c, own, x0, y0, w, h, wt);
+        if (same) {
+            s->dsp.put(d, ds, O, 32, w, h);
+            continue;
+        }
+        /* columns [0, hb) weigh the left neighbour, [hb, bs) the right one;
+         * rows [0, hb) the one above, [hb, bs) the one below */
+        const int wl = min_i(hb, w), wr = w - hb, ht = min_i(hb, h), hbot = h - hb;
+        if (!mc_vec_eq(vl, own)) predict(s, H, pr, c, vl, x0, y0, wl, h, wt);
+        else copy_cols(H, O, wl, h);
+        if (wr > 0) {
+            if (!mc_vec_eq(vr, own))
+                predict(s, H + hb, pr, c, vr, x0 + hb, y0, wr, h, wt);
+            else
+                copy_cols(H + hb, O + hb, wr, h);
+        }
+        if (!mc_vec_eq(vt, own)) predict(s, V, pr, c, vt, x0, y0, w, ht, wt);
+        else copy_cols(V, O, w, ht);
+        if (hbot > 0) {
+            if (!mc_vec_eq(vb, own))
+                predict(s, V + hb * 32, pr, c, vb, x0, y0 + hb, w, hbot, wt);
+            else
+                copy_cols(V + hb * 32, O + hb * 32, w, hbot);
+        }
+        const int mi = c ? 1 : 0;
+        s->dsp.obmc(d, ds, O, H, V, 32, s->mask8[mi][0], s->mask8[mi][1], s->mask8[mi][2], bs,
+                    w, h);
+    }
+}

@@ -1,0 +1,162 @@
+/* The decisions of the vector choice, written once for every backend:
+ * which candidates a block has, which one wins, when the vector median
+ * replaces a vector, and the sub-pel refinement pattern. Compiled by gcc
+ * for the CPU backend (filters/mc_vectors.c) and by nvcc for the CUDA
+ * backend (kernels/mc_gpu.h); each backend supplies only its costs.
+ *
+ * A template in dav1d's manner: before including, define
+ *   MC_STAGE_CTX   the type of the cost context (a pointer type), and
+ *   static inline (or __device__) functions
+ *     uint32_t mc_cost_int(MC_STAGE_CTX c, int x0, int y0, int w, int h,
+ *                          int ax, int ay, int bx, int by);
+ *         SAD of prev at (x - ax, y - ay) against next at (x + bx, y + by),
+ *         full pel, over the window [x0, x0 + w) x [y0, y0 + h);
+ *     uint32_t mc_cost_sub(MC_STAGE_CTX c, int x0, int y0, int w, int h,
+ *                          int vx, int vy);
+ *         the bilateral cost (bilinear samples, 1/16 units) of the quarter
+ *         pel vector (vx, vy) at the context's phase over the window.
+ * Every thread of a group (a warp on the GPU) calls these functions with
+ * the same arguments and gets the same costs, so all take the same
+ * decisions. */
+#ifndef MC_STAGE_CTX
+#error "define MC_STAGE_CTX and the cost functions before including mc_stages.h"
+#endif
+
+#include "filters/mc_block.h"
+
+/* Candidates of block (bx, by) of the fields fwd, bwd (full pel): zero,
+ * then the forward and negated backward vectors of the block and of its
+ * neighbours in raster order, without duplicates. The order decides ties.
+ * Returns the count (<= MC_MAX_CAND). */
+MCF int mc_gather(const McVec *fwd, const McVec *bwd, int nbx, int nby, int bx, int by,
+                  int cx[MC_MAX_CAND], int cy[MC_MAX_CAND])
+{
+    uint32_t keys[MC_MAX_CAND];
+    int n = 0;
+    keys[n] = 0; cx[n] = 0; cy[n] = 0; n++;
+    const int order[9][2] = {
+        {0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1},
+    };
+    for (int k = 0; k < 9; k++) {
+        const int x = bx + order[k][0], y = by + order[k][1];
+        if (x < 0 || y < 0 || x >= nbx || y >= nby) continue;
+        const McVec vf = fwd[y * nbx + x], vb = bwd[y * nbx + x];
+        const int vx[2] = {vf.x, -vb.x}, vy[2] = {vf.y, -vb.y};
+        for (int j = 0; j < 2; j++) {
+            /* branch-free duplicate test on packed (x, y) keys; the slot
+             * at n is overwritten when the candidate was a duplicate (at
+             * most 18 writes after the zero: n <= 18 at a write) */
+            const uint32_t key = (uint32_t)(uint16_t)vx[j] | (uint32_t)(uint16_t)vy[j] << 16;
+            int dup = 0;
+            for (int i = 0; i < n; i++)
+                dup |= keys[i] == key;
+            keys[n] = key;
+            cx[n] = vx[j];
+            cy[n] = vy[j];
+            n += !dup;
+        }
+    }
+    return n;
+}
+
+/* Stage A of block (bx, by): the candidate with the smallest whole-pixel
+ * bilateral SAD over the window (the first on a tie), in quarter pel, and
+ * its exact cost in *cost. */
+MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *fwd,
+                    const McVec *bwd, int bx, int by, uint32_t *cost)
+{
+    int cx[MC_MAX_CAND], cy[MC_MAX_CAND];
+    const int n = mc_gather(fwd, bwd, g->nbx, g->nby, bx, by, cx, cy);
+    int x0, y0, w, h;
+    mc_window(g, bx, by, &x0, &y0, &w, &h);
+    uint32_t best = 0xffffffffu;
+    int bi = 0;
+    for (int i = 0; i < n; i++) {
+        const int ax = mc_disp(ph, cx[i]), ay = mc_disp(ph, cy[i]);
+        const uint32_t s = mc_cost_int(c, x0, y0, w, h, ax, ay, cx[i] - ax, cy[i] - ay);
+        if (s < best) {
+            best = s;
+            bi = i;
+        }
+    }
+    McVec v;
+    v.x = (int16_t)(cx[bi] * 4);
+    v.y = (int16_t)(cy[bi] * 4);
+    /* The screening reads whole pixels (the window shifted by at most half
+     * a pixel); what the later stages compare is the exact cost. */
+    *cost = mc_cost_sub(c, x0, y0, w, h, v.x, v.y);
+    return v;
+}
+
+/* Vector median of the 3x3 neighbourhood of (bx, by) in v: the member with
+ * the smallest sum of L1 distances to the others (first in raster order on
+ * a tie). */
+MCF McVec mc_median(const McGrid *g, const McVec *v, int bx, int by)
+{
+    McVec m[9];
+    int n = 0;
+    for (int y = by - 1; y <= by + 1; y++)
+        for (int x = bx - 1; x <= bx + 1; x++)
+            if (x >= 0 && y >= 0 && x < g->nbx && y < g->nby)
+                m[n++] = v[y * g->nbx + x];
+    int best = 0;
+    int64_t bd = INT64_MAX;
+    for (int i = 0; i < n; i++) {
+        int64_t d = 0;
+        for (int j = 0; j < n; j++)
+            d += mc_abs(m[i].x - m[j].x) + mc_abs(m[i].y - m[j].y);
+        if (d < bd) {
+            bd = d;
+            best = i;
+        }
+    }
+    return m[best];
+}
+
+/* Stage C of block (bx, by), from stage A of the block and its neighbours
+ * (vec_a, cost_a): the median of outliers, then the sub-pel refinement. */
+MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McVec *vec_a, const uint32_t *cost_a,
+                    int bx, int by)
+{
+    const int k = by * g->nbx + bx;
+    McVec v = vec_a[k];
+    uint32_t cv = cost_a[k];
+    int x0, y0, w, h;
+    mc_window(g, bx, by, &x0, &y0, &w, &h);
+    /* A vector unlike its neighbours is replaced by their median when that
+     * costs at most a little more here. */
+    const McVec m = mc_median(g, vec_a, bx, by);
+    if (!mc_vec_eq(m, v)) {
+        const uint32_t cm = mc_cost_sub(c, x0, y0, w, h, m.x, m.y);
+        if ((uint64_t)cm * 16 <= (uint64_t)cv * (16 + MC_MEDIAN_TOL)) {
+            v = m;
+            cv = cm;
+        }
+    }
+    /* Half then quarter pel around the choice. The refinement compares
+     * vectors that differ by a fraction of a pixel: the block itself
+     * decides (no margin), over the 8 points of the square around the
+     * vector per step (docs/quality.md, "8 points per step"). */
+    mc_block_area(g, bx, by, &x0, &y0, &w, &h);
+    cv = mc_cost_sub(c, x0, y0, w, h, v.x, v.y);
+    const int d8[8][2] = {
+        {0, -1}, {-1, 0}, {1, 0}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1},
+    };
+    for (int step = 2; step >= 1; step--) {
+        McVec best = v;
+        for (int i = 0; i < 8; i++) {
+            const int vx = v.x + d8[i][0] * step, vy = v.y + d8[i][1] * step;
+            const uint32_t cc = mc_cost_sub(c, x0, y0, w, h, vx, vy);
+            if (cc < cv) {
+                cv = cc;
+                best.x = (int16_t)vx;
+                best.y = (int16_t)vy;
+            }
+        }
+        v = best;
+    }
+    /* No per-block hold: holding blocks whose best vector barely beats the
+     * zero vector cost 0.06-0.09 dB on every camera clip; the stepwise-source
+     * rule (scenecut.h) is what fixes screen content (docs/quality.md). */
+    return v;
+}

@@ -1,0 +1,105 @@
+/* Vector choice of the motion-compensated filters (mc.h): candidates from
+ * both fields, their bilateral costs, the median of outliers and the
+ * sub-pel refinement, one block at a time. */
+#include "src/common.h"
+#include "filters/mc_priv.h"
+
+/* The C reference with clamped reads on the visible planes (equal to the
+ * padded planes' reads: the padding replicates the edge), for footprints
+ * that leave the padding; out of line, so that the fast paths stay lean. */
+#if defined(__GNUC__)
+#define COLD __attribute__((noinline, cold))
+#else
+#define COLD
+#endif
+
+static COLD uint32_t cost_int_clamped(const OmctiPlane *P, const OmctiPlane *N, int x0, int y0,
+                                      int w, int h, int ax, int ay, int bx, int by)
+{
+    const McPlaneView p = { P->data, (int)P->stride, P->w, P->h };
+    const McPlaneView n = { N->data, (int)N->stride, N->w, N->h };
+    return mc_cost_int_part(&p, &n, x0, y0, w, h, ax, ay, bx, by, 0, 1);
+}
+
+static COLD uint32_t cost_sub_clamped(const OmctiPlane *P, const OmctiPlane *N,
+                                      const McPhase *ph, int x0, int y0, int w, int h, int vx,
+                                      int vy)
+{
+    const McPlaneView p = { P->data, (int)P->stride, P->w, P->h };
+    const McPlaneView n = { N->data, (int)N->stride, N->w, N->h };
+    return mc_cost_sub_part(&p, &n, ph, x0, y0, w, h, vx, vy, 0, 1);
+}
+
+/* SAD between prev at (x - ax, y - ay) and next at (x + bx, y + by), full
+ * pel, over the window [x0, x0+w) x [y0, y0+h): the DSP table when both
+ * footprints are inside the padded planes (nearly always), else the C
+ * reference with clamped reads. */
+static inline uint32_t cost_int(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N,
+                                int x0, int y0, int w, int h, int ax, int ay, int bx, int by)
+{
+    if (inside(P, x0 - ax, y0 - ay, w, h) && inside(N, x0 + bx, y0 + by, w, h))
+        return dsp->sad(P->data + (ptrdiff_t)(y0 - ay) * P->stride + x0 - ax, P->stride,
+                        N->data + (ptrdiff_t)(y0 + by) * N->stride + x0 + bx, N->stride, w, h);
+    return cost_int_clamped(P, N, x0, y0, w, h, ax, ay, bx, by);
+}
+
+/* Exact bilateral cost of a quarter-pel vector at the phase over the
+ * window, in 1/16 units (bilinear samples): the fused DSP kernel, or the C
+ * reference where a footprint leaves the padded planes. */
+static uint32_t cost_sub(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N, int x0,
+                         int y0, int w, int h, int vx, int vy, const McPhase *ph)
+{
+    int ax, ay, bx, by, ix, fx, iy, fy, jx, gx, jy, gy;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    split16(x0 * 16 - ax, &ix, &fx);
+    split16(y0 * 16 - ay, &iy, &fy);
+    split16(x0 * 16 + bx, &jx, &gx);
+    split16(y0 * 16 + by, &jy, &gy);
+    if (inside(P, ix, iy, w, h) && inside(N, jx, jy, w, h))
+        return dsp->sad_bilin(P->data + (ptrdiff_t)iy * P->stride + ix, P->stride, fx, fy,
+                              N->data + (ptrdiff_t)jy * N->stride + jx, N->stride, gx, gy, w, h);
+    return cost_sub_clamped(P, N, ph, x0, y0, w, h, vx, vy);
+}
+
+/* The CPU's costs for the decisions of filters/mc_stages.h: the DSP table
+ * on footprints inside the padded planes, clamped samples elsewhere. */
+typedef struct McCostCtx {
+    const McDSP *dsp;
+    const OmctiPlane *P, *N;
+    const McPhase *ph;
+} McCostCtx;
+
+#define MC_STAGE_CTX const McCostCtx *
+
+static inline uint32_t mc_cost_int(const McCostCtx *c, int x0, int y0, int w, int h, int ax,
+                                   int ay, int bx, int by)
+{
+    return cost_int(c->dsp, c->P, c->N, x0, y0, w, h, ax, ay, bx, by);
+}
+
+static inline uint32_t mc_cost_sub(const McCostCtx *c, int x0, int y0, int w, int h, int vx,
+                                   int vy)
+{
+    return cost_sub(c->dsp, c->P, c->N, x0, y0, w, h, vx, vy, c->ph);
+}
+
+#include "filters/mc_stages.h"
+
+void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec,
+                     uint32_t *cost)
+{
+    const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph };
+    const MotionFields *f = pr->fields;
+    const size_t k = (size_t)by * s->nbx + bx;
+    /* MotionVector is McVec's layout (int16 x, y) */
+    vec[k] = mc_choose(&c, &s->grid, &s->ph, (const McVec *)f->fwd.mv, (const McVec *)f->bwd.mv,
+                       bx, by, &cost[k]);
+}
+
+McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a,
+                      const uint32_t *cost_a)
+{
+    const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph };
+    return mc_refine(&c, &s->grid, vec_a, cost_a, bx, by);
+}

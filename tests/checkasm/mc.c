@@ -1,0 +1,165 @@
+/* checkasm: the filter DSP table (filters/mc_dsp.h) on random planes,
+ * strides, fractions, block shapes and phases, with extreme pixel values
+ * (0/255 noise: the largest filter overshoots) as well as smooth content.
+ * Planes are allocated so that a read before the first used sample or more
+ * than 32 bytes past the last shows up under ASan or valgrind. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "filters/mc_dsp.h"
+#include "tests/checkasm/checkasm.h"
+
+#define ITERS 2000
+
+/* A plane with `lead` readable bytes before sample (0,0) of every row and
+ * the allocation ending one row + 32 bytes after the last used sample. */
+typedef struct Plane {
+    uint8_t *mem, *org;
+    ptrdiff_t stride;
+} Plane;
+
+static void plane_alloc(Plane *p, int rows_before, int rows, int cols, int mode)
+{
+    p->stride = cols + 1 + checkasm_rnd(40);
+    const size_t size = (size_t)(rows_before + rows) * p->stride + 32;
+    p->mem = malloc(size);
+    checkasm_fill(p->mem, size, mode);
+    p->org = p->mem + rows_before * p->stride + 1; /* one column before (0,0) */
+}
+
+static void check_pred2(const McDSP *d, const McDSP *c)
+{
+    const McPred2Fn ref = checkasm_check_func((void *)d->pred2, (void *)c->pred2, "mc_pred2");
+    if (!ref)
+        return;
+    for (int iter = 0; iter < ITERS; iter++) {
+        static const int ws[3] = { 8, 16, 32 };
+        const int w = ws[checkasm_rnd(3)], h = 1 + checkasm_rnd(32);
+        const int pfx = checkasm_rnd(16), pfy = checkasm_rnd(16);
+        const int nfx = iter & 8 ? 0 : checkasm_rnd(16), nfy = iter & 16 ? 0 : checkasm_rnd(16);
+        const int wt = iter % 7 == 0 ? 256 * (iter / 7 % 2) : checkasm_rnd(257);
+        Plane P, N;
+        plane_alloc(&P, 1, h + 2, w + 2, iter % 3);
+        plane_alloc(&N, 1, h + 2, w + 2, iter % 3);
+        uint16_t a[32 * 40], b[32 * 40];
+        const ptrdiff_t ds = w + checkasm_rnd(8);
+        memset(a, 0xa5, sizeof a);
+        memset(b, 0xa5, sizeof b);
+        ref(a, ds, P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy, w, h, wt);
+        d->pred2(b, ds, P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy, w, h, wt);
+        if (memcmp(a, b, sizeof a))
+            checkasm_fail("%dx%d frac %d,%d / %d,%d wt %d", w, h, pfx, pfy, nfx, nfy, wt);
+        free(P.mem);
+        free(N.mem);
+    }
+    checkasm_report(ITERS);
+    if (checkasm_benching()) {
+        Plane P;
+        plane_alloc(&P, 1, 35, 35, 2);
+        uint16_t a[32 * 32];
+        for (int k = 0; k < 2; k++) {
+            const McPred2Fn fn = k ? d->pred2 : ref;
+            const double t0 = checkasm_now();
+            for (int i = 0; i < 20000; i++)
+                fn(a, 32, P.org, P.stride, 5, 3, P.org, P.stride, 11, 13, 16, 16, 128);
+            checkasm_bench_result(!k, checkasm_now() - t0, 20000);
+        }
+        free(P.mem);
+    }
+}
+
+static void check_sads(const McDSP *d, const McDSP *c)
+{
+    const McSadBilinFn ref_b = checkasm_check_func((void *)d->sad_bilin, (void *)c->sad_bilin,
+                                                   "mc_sad_bilin");
+    if (ref_b) {
+        for (int iter = 0; iter < ITERS; iter++) {
+            const int w = 1 + checkasm_rnd(iter < ITERS / 2 ? 48 : 64), h = 1 + checkasm_rnd(64);
+            const int pfx = checkasm_rnd(16), pfy = checkasm_rnd(16);
+            const int nfx = iter & 4 ? pfx : checkasm_rnd(16), nfy = checkasm_rnd(16);
+            Plane P, N;
+            plane_alloc(&P, 0, h + 1, w + 1, iter % 3);
+            plane_alloc(&N, 0, h + 1, w + 1, iter % 3);
+            const uint32_t r = ref_b(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy, w, h);
+            const uint32_t n = d->sad_bilin(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy,
+                                            w, h);
+            if (r != n)
+                checkasm_fail("%dx%d frac %d,%d / %d,%d: %u != %u", w, h, pfx, pfy, nfx, nfy, n,
+                              r);
+            free(P.mem);
+            free(N.mem);
+        }
+        checkasm_report(ITERS);
+    }
+    const McSadFn ref = checkasm_check_func((void *)d->sad, (void *)c->sad, "mc_sad");
+    if (ref) {
+        for (int iter = 0; iter < ITERS; iter++) {
+            const int w = 1 + checkasm_rnd(64), h = 1 + checkasm_rnd(64);
+            Plane P, N;
+            plane_alloc(&P, 0, h, w, iter % 3);
+            plane_alloc(&N, 0, h, w, iter % 3);
+            const uint32_t r = ref(P.org, P.stride, N.org, N.stride, w, h);
+            const uint32_t n = d->sad(P.org, P.stride, N.org, N.stride, w, h);
+            if (r != n)
+                checkasm_fail("%dx%d: %u != %u", w, h, n, r);
+            free(P.mem);
+            free(N.mem);
+        }
+        checkasm_report(ITERS);
+    }
+}
+
+/* obmc and put: w 1..32, samples 0..4080, weights in 1/8 summing to 8. */
+static void check_obmc_put(const McDSP *d, const McDSP *c)
+{
+    const McObmcFn ref_o = checkasm_check_func((void *)d->obmc, (void *)c->obmc, "mc_obmc");
+    for (int k = 0; k < 2; k++) {
+        const void *ref = k ? checkasm_check_func((void *)d->put, (void *)c->put, "mc_put")
+                            : (const void *)ref_o;
+        if (!ref)
+            continue;
+        for (int iter = 0; iter < ITERS; iter++) {
+            const int mode = iter % 3;
+            const int w = 1 + checkasm_rnd(32), h = 1 + checkasm_rnd(32);
+            const ptrdiff_t ps = 32, ks = 32, ds = w + checkasm_rnd(5);
+            uint16_t o[32 * 32], hp[32 * 32], vp[32 * 32];
+            int16_t k0[32 * 32], k1[32 * 32], k2[32 * 32];
+            for (int i = 0; i < 32 * 32; i++) {
+                o[i] = (uint16_t)(mode == 1 ? (int)(checkasm_rand() & 1) * 4080 : checkasm_rnd(4081));
+                hp[i] = (uint16_t)checkasm_rnd(4081);
+                vp[i] = (uint16_t)(mode == 1 ? 4080 : checkasm_rnd(4081));
+                k1[i] = (int16_t)checkasm_rnd(4);
+                k2[i] = (int16_t)checkasm_rnd(4);
+                k0[i] = (int16_t)(8 - k1[i] - k2[i]);
+            }
+            uint8_t a[33 * 40], b[33 * 40];
+            memset(a, 0x5a, sizeof a);
+            memset(b, 0x5a, sizeof b);
+            if (k) {
+                ((McPutFn)ref)(a, ds, o, ps, w, h);
+                d->put(b, ds, o, ps, w, h);
+            } else {
+                ((McObmcFn)ref)(a, ds, o, hp, vp, ps, k0, k1, k2, ks, w, h);
+                d->obmc(b, ds, o, hp, vp, ps, k0, k1, k2, ks, w, h);
+            }
+            if (memcmp(a, b, sizeof a))
+                checkasm_fail("%dx%d", w, h);
+        }
+        checkasm_report(ITERS);
+    }
+}
+
+static void init_mc(void *t)
+{
+    mc_dsp_init(t);
+}
+
+void checkasm_check_mc(void)
+{
+    McDSP d, c;
+    mc_dsp_init(&d);
+    checkasm_c_table(init_mc, &c);
+    check_pred2(&d, &c);
+    check_sads(&d, &c);
+    check_obmc_put(&d, &c);
+}
