@@ -1,0 +1,57 @@
+#!/bin/sh
+# Rebuilds the evaluation set of issue 16 (docs/quality.md) from its public sources:
+#   docs/evalset/make_evalset.sh OUTDIR [CACHE] [MIRRORS]
+# OUTDIR  receives NAME.mkv (yuv420p FFV1, lossless) for every clip of sources.txt and
+#         pan_DDD.mkv for the pan sweep (DDD = 016 ... 128 px between two kept frames).
+# CACHE   keeps the downloaded source files (default OUTDIR/src).
+# MIRRORS a folder of git mirrors named OWNER+NAME/repo (optional): a source is taken
+#         from there with `git show COMMIT:PATH` before it is downloaded from
+#         raw.githubusercontent.com at the recorded commit.
+# Clips are data: keep OUTDIR out of git. Needs ffmpeg, ffprobe, git or curl.
+set -eu
+[ $# -ge 1 ] || { echo "usage: $0 OUTDIR [CACHE] [MIRRORS]" >&2; exit 2; }
+out=$1
+cache=${2:-$out/src}
+mirrors=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out" "$cache"
+
+# fetch_source REPO COMMIT PATH -> prints the cached file's name
+fetch_source() {
+    repo=$1 commit=$2 path=$3
+    dst="$cache/$(echo "$repo" | tr / +)_$(echo "$commit" | cut -c1-12)_$(basename "$path")"
+    if [ ! -s "$dst" ]; then
+        m="$mirrors/$(echo "$repo" | tr / +)/repo"
+        [ -d "$m/.git" ] && m="$m/.git"
+        if [ -n "$mirrors" ] && git -C "$m" cat-file -e "$commit:$path" 2>/dev/null; then
+            git -C "$m" show "$commit:$path" > "$dst.tmp"
+        else
+            curl -fsSL -o "$dst.tmp" "https://raw.githubusercontent.com/$repo/$commit/$path"
+        fi
+        mv "$dst.tmp" "$dst"
+    fi
+    echo "$dst"
+}
+
+grep -v '^#' "$here/sources.txt" | grep -v '^$' |
+while IFS='|' read -r name kind repo commit path start frames step filter rate; do
+    src=$(fetch_source "$repo" "$commit" "$path")
+    if [ "$name" = still ]; then
+        # The pan sweep: 13 frames, the window moves D/2 right and D/8 down per frame,
+        # so D and D/4 between the kept frames F0, F2, ... (the ground truth is an
+        # exact crop: no resampling between frames).
+        ffmpeg -nostdin -v error -y -i "$src" -vf "$filter" -frames:v 1 "$out/still_4k.png"
+        for d in 16 32 48 64 96 128; do
+            ffmpeg -nostdin -v error -y -loop 1 -framerate 25 -i "$out/still_4k.png" \
+                -vf "crop=1280:720:400+n*$d/2:600+n*$d/8,format=yuv420p" -frames:v 13 \
+                -c:v ffv1 "$out/pan_$(printf %03d $d).mkv"
+        done
+        continue
+    fi
+    # START seconds in, FRAMES*STEP source pictures, every STEP-th kept, then the filter.
+    ffmpeg -nostdin -v error -y -ss "$start" -i "$src" -an \
+        -vf "select='not(mod(n\,$step))',setpts=N/($rate)/TB,$filter,format=yuv420p" \
+        -frames:v "$frames" -r "$rate" -c:v ffv1 "$out/$name.mkv"
+    echo "$name: $(ffprobe -v error -select_streams v:0 -count_frames -show_entries \
+        stream=width,height,r_frame_rate,nb_read_frames -of csv=p=0 "$out/$name.mkv")  ($kind)"
+done
