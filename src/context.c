@@ -317,7 +317,10 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
 
 const char *omcti_engine_name(const OmctiContext *c)
 {
-    return c->engine ? c->engine->name : "none";
+    /* Methods without motion open no engine, but a named device (--engine
+     * cuda) still runs their pictures: report it. */
+    if (c->engine) return c->engine->name;
+    return c->dev.type ? c->dev.type->name : "none";
 }
 
 int omcti_pair_is_cut(const OmctiContext *c)
