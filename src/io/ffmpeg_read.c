@@ -601,9 +601,15 @@ int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen
 
     const AVCodec *codec = avcodec_find_decoder(par->codec_id);
     if (!codec) {
+        /* par belongs to p->fmt: name the codec before freeing it. */
+        if (par->codec_id == AV_CODEC_ID_NONE)
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video "
+                            "codec (the file names a codec FFmpeg does not know)", path);
+        else
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video "
+                            "codec '%s'", path, avcodec_get_name(par->codec_id));
         ff_reader_free(p);
-        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video codec '%s'",
-                         path, avcodec_get_name(par->codec_id));
+        return ret;
     }
     if (!(p->dec = avcodec_alloc_context3(codec)) || !(p->pkt = av_packet_alloc()) ||
         !(p->frame = av_frame_alloc())) {

@@ -121,25 +121,47 @@ static int same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* A fresh, empty file beside path keeping its extension, so that the muxer
- * is still guessed from the name and the final rename never crosses a
- * filesystem. */
+/* NAME_MAX of the usual filesystems: a longer component is refused. */
+#define IO_NAME_MAX 255
+
+int io_sibling_name(char *out, size_t size, const char *path, const char *tag,
+                    const char *ext)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const size_t dirlen = (size_t)(base - path);
+    size_t stem = strlen(base) - strlen(ext);
+    /* ".STEM.TAG EXT" must stay one legal name: shorten the stem (at a
+     * character boundary), never the part that makes the name unique. */
+    const size_t fixed = 2 + strlen(tag) + strlen(ext);
+    if (fixed >= IO_NAME_MAX) return -1;
+    if (stem > IO_NAME_MAX - fixed) {
+        stem = IO_NAME_MAX - fixed;
+        while (stem > 0 && ((unsigned char)base[stem] & 0xc0) == 0x80) stem--;
+    }
+    int n = snprintf(out, size, "%.*s.%.*s.%s%s", (int)dirlen, path, (int)stem, base, tag, ext);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* A fresh, empty file beside path keeping its extension (when short), so
+ * that the final rename never crosses a filesystem; the name stays within
+ * NAME_MAX however long the target's is. */
 char *io_make_temp_path(const char *path, char *err, size_t errlen)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     const char *dot = strrchr(base, '.');
-    const char *ext = dot && dot != base ? dot : "";
-    size_t dirlen = (size_t)(base - path);
-    size_t n = dirlen + strlen(base) + strlen(ext) + 32;
+    const char *ext = dot && dot != base && strlen(dot) <= 16 ? dot : "";
+    size_t n = strlen(path) + 32;
     char *tmp = malloc(n);
     if (!tmp) {
         set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    snprintf(tmp, n, "%.*s.%.*s.omcti-XXXXXX%s", (int)dirlen, path,
-             (int)(strlen(base) - strlen(ext)), base, ext);
-    int fd = mkstemps(tmp, (int)strlen(ext));
+    int fd = -1;
+    errno = ENAMETOOLONG;
+    if (io_sibling_name(tmp, n, path, "omcti-XXXXXX", ext) == 0)
+        fd = mkstemps(tmp, (int)strlen(ext));
     if (fd < 0) {
         set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
         free(tmp);
@@ -152,6 +174,95 @@ char *io_make_temp_path(const char *path, char *err, size_t errlen)
     (void)fchmod(fd, 0666 & ~mask);   /* on failure 0600 is still usable */
     close(fd);
     return tmp;
+}
+
+/* Without overwrite the name must still be free at the end: a file that
+ * appeared during the run (another run, the user) is never replaced. The
+ * kernel checks and renames in one step (RENAME_NOREPLACE); filesystems
+ * without it get link() + unlink(), which fails on an existing name too;
+ * the last resort (no hard links, e.g. FAT) reserves the name with
+ * O_EXCL and renames over that empty file of ours. */
+static int move_no_replace(const char *tmp, const char *path)
+{
+#ifdef RENAME_NOREPLACE
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP && errno != EOPNOTSUPP)
+        return -errno;
+#endif
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return 0;
+    }
+    if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != ENOSYS)
+        return -errno;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return -errno;
+    close(fd);
+    return rename(tmp, path) < 0 ? -errno : 0;
+}
+
+int io_commit_output(const char *tmp, const char *path, int overwrite, int *kept, char *err,
+                     size_t errlen)
+{
+    *kept = 0;
+    int e = overwrite ? (rename(tmp, path) < 0 ? -errno : 0) : move_no_replace(tmp, path);
+    if (e == -EEXIST) {
+        *kept = 1;
+        return set_error(err, errlen, OMCTI_ERR_IO, "output '%s' appeared during the run and "
+                         "was not replaced (use -y to overwrite); the result is kept as '%s'",
+                         path, tmp);
+    }
+    if (e < 0)
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path,
+                         strerror(-e));
+    return 0;
+}
+
+/* One UTF-8 character at s (at most n bytes): its length when it is valid
+ * and printable (no C1 control), else 0. */
+static size_t printable_utf8(const unsigned char *s, size_t n)
+{
+    size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (s[0] >= 0xf5 || !len || len > n) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    if (s[0] == 0xc2 && s[1] < 0xa0) return 0;                 /* U+0080..U+009F */
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+        (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf4 && s[1] >= 0x90))
+        return 0;                                              /* overlong, surrogate */
+    return len;
+}
+
+const char *io_printable(const char *s, char *buf, size_t size)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s), o = 0;
+    if (!size) return buf;
+    for (size_t i = 0; i < n;) {
+        size_t len = p[i] >= 0x20 && p[i] < 0x7f ? 1 : p[i] >= 0x80 ? printable_utf8(p + i, n - i)
+                                                                    : 0;
+        if (len) {
+            if (o + len >= size) break;
+            memcpy(buf + o, p + i, len);
+            o += len;
+            i += len;
+        } else {
+            if (o + 4 >= size) break;
+            snprintf(buf + o, 5, "\\x%02x", p[i]);
+            o += 4;
+            i++;
+        }
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+void io_escape_message(char *msg, size_t size)
+{
+    char src[1024];
+    if (!msg || !size) return;
+    snprintf(src, sizeof src, "%s", msg);
+    io_printable(src, msg, size);
 }
 
 int io_check_output(const char *path, const char *other, int overwrite, char *err,
@@ -240,6 +351,7 @@ int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
     free(tmp);
+    w->overwrite = opt->overwrite;
     int ret;
 #if OMCTI_HAVE_FFMPEG
     if (!io_path_is_y4m(path))
@@ -264,9 +376,11 @@ int video_writer_finish(VideoWriter *w, char *err, size_t errlen)
 {
     int ret = w->ops->finish(w, err, errlen);
     if (ret < 0) return ret;
-    if (w->tmp_path && rename(w->tmp_path, w->path) < 0)
-        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", w->path,
-                         strerror(errno));
+    if (w->tmp_path &&
+        (ret = io_commit_output(w->tmp_path, w->path, w->overwrite, &w->kept, err, errlen)) < 0) {
+        io_escape_message(err, errlen);
+        return ret;
+    }
     w->finished = 1;
     return 0;
 }
@@ -277,7 +391,7 @@ void video_writer_abort(VideoWriter **pw)
     if (!w) return;
     if (w->ops && w->ops->close) w->ops->close(w);
     w->ops = NULL;
-    if (w->tmp_path) unlink(w->tmp_path);
+    if (w->tmp_path && !w->kept) unlink(w->tmp_path);
     video_writer_close(pw);
 }
 
@@ -287,7 +401,7 @@ void video_writer_close(VideoWriter **pw)
     if (!w) return;
     if (w->ops && w->ops->close) w->ops->close(w);
     /* Anything not renamed into place is not the user's file. */
-    if (w->tmp_path && !w->finished)
+    if (w->tmp_path && !w->finished && !w->kept)
         unlink(w->tmp_path);
     free(w->path);
     free(w->tmp_path);

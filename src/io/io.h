@@ -142,6 +142,27 @@ void y4m_slots_abort(Y4mSlots **s);
 int io_check_output(const char *path, const char *other, int overwrite, char *err,
                     size_t errlen);
 
+/* The last step of the temporary-file-and-rename rule: moves the finished
+ * tmp to path. Without overwrite a file that appeared at path during the run
+ * is never replaced: then tmp is kept, *kept is set and the error names it
+ * (the caller must not remove it). */
+int io_commit_output(const char *tmp, const char *path, int overwrite, int *kept, char *err,
+                     size_t errlen);
+
+/* "DIR/.STEM.TAGEXT" beside path, with STEM (path's name without ext)
+ * shortened so that the name stays within 255 bytes: temporary files and
+ * folders of a legal output name are legal too. 0, or -1 when it cannot. */
+int io_sibling_name(char *out, size_t size, const char *path, const char *tag,
+                    const char *ext);
+
+/* s with every byte a terminal would act on (control characters, DEL, C1
+ * controls, invalid UTF-8) written as \xNN, into buf: names and file
+ * content quoted in messages cannot move the cursor, clear the screen or
+ * fake a line. Returns buf. */
+const char *io_printable(const char *s, char *buf, size_t size);
+/* The same, in place, for a whole message (at most 1023 bytes kept). */
+void io_escape_message(char *msg, size_t size);
+
 /* Whether the path names y4m ("-" or *.y4m). */
 int io_path_is_y4m(const char *path);
 

@@ -38,7 +38,9 @@ struct VideoWriter {
     char *path;        /* what the user asked for                         */
     char *tmp_path;    /* where the back end writes; NULL for stdout      */
     int to_stdout;
+    int overwrite;     /* -y: the final rename may replace a file          */
     int finished;
+    int kept;          /* the target appeared meanwhile: tmp_path is kept  */
     void *priv;
 };
 
@@ -54,8 +56,9 @@ VideoReader *video_reader_new(const VideoReaderOps *ops, const char *path);
 VideoWriter *video_writer_new(const VideoWriterOps *ops, const char *path,
                               const char *tmp_path, const VideoInfo *info);
 
-/* A fresh, empty file beside path with its extension (".NAME.omcti-XXXXXX.EXT"),
- * for the temporary-file-and-rename rule; NULL on failure (message in err). */
+/* A fresh, empty file beside path with its extension (".NAME.omcti-XXXXXX.EXT",
+ * NAME shortened to keep the name within 255 bytes), for the
+ * temporary-file-and-rename rule; NULL on failure (message in err). */
 char *io_make_temp_path(const char *path, char *err, size_t errlen);
 
 /* Size and modification time (ns) of a file, what an index is checked by. */
