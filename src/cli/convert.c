@@ -9,6 +9,7 @@
  * (segment.h), which are then bit for bit those of the whole run. */
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,10 @@ typedef struct Converter {
     char err[1024];
 } Converter;
 
+/* Ctrl-C and SIGTERM stop reads and writes blocked on a pipe (main.c
+ * installs their handler without SA_RESTART). */
+static const IoCancel cli_cancel = { cli_interrupted, SIGINT };
+
 static void print_version(void)
 {
     printf("omcti %s (FFmpeg: %s, CUDA: %s, OpenMP: %s)\n", omcti_version(),
@@ -91,6 +96,14 @@ static int feed(Converter *c)
                          "'%s': the picture size changes mid-stream (%dx%d to %dx%d), "
                          "which omcti does not support", c->opt->input, info->width,
                          info->height, in.width, in.height);
+    if (!c->ctx) {
+        /* Opened once a picture exists: a header that promises a huge
+         * size costs nothing until a frame of that size really arrives. */
+        char oerr[512];
+        if ((ret = omcti_open(&c->ctx, &c->settings, info->width, info->height,
+                              oerr, sizeof oerr)) < 0)
+            return set_error(c->err, sizeof c->err, ret, "%s", oerr);
+    }
     if ((ret = omcti_send_picture(c->ctx, &in)) < 0)
         return set_error(c->err, sizeof c->err, ret, "%s", omcti_last_error(c->ctx));
     c->last_index = c->base + c->have++;
@@ -126,8 +139,14 @@ static int open_output(Converter *c, const Timeline *tl)
         info.nb_frames = c->range.out_end - c->range.out_first;
     else if (info.nb_frames > 0)
         info.nb_frames = timeline_output_count(tl, info.nb_frames);
+    /* The audio is read by a second demuxer: never from a pipe, which
+     * cannot be opened twice. */
     const int copy_audio = c->copy_audio && in_info->has_audio &&
-                           c->opt->mode != RATE_SLOWMO && strcmp(c->opt->input, "-");
+                           c->opt->mode != RATE_SLOWMO && io_path_is_regular(c->opt->input);
+    if (c->copy_audio && in_info->has_audio && c->opt->mode != RATE_SLOWMO && !copy_audio &&
+        !c->quiet)
+        fprintf(stderr, "omcti: note: the audio of a pipe cannot be copied; the output has "
+                "none\n");
     if (c->copy_audio && in_info->has_audio && c->opt->mode == RATE_SLOWMO && !c->quiet)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
     const WriterOptions wo = {
@@ -139,13 +158,15 @@ static int open_output(Converter *c, const Timeline *tl)
         .input_path = c->opt->input,
         .src_pix_fmt = in_info->pix_fmt,
         .quiet = c->quiet,
+        .cancel = &cli_cancel,
     };
     return video_writer_open(&c->out, c->output, &info, &wo, c->err, sizeof c->err);
 }
 
 static int run(Converter *c)
 {
-    int ret = video_reader_open(&c->in, c->opt->input, c->err, sizeof c->err);
+    int ret = video_reader_open_cancel(&c->in, c->opt->input, &cli_cancel, c->err,
+                                       sizeof c->err);
     if (ret < 0) return ret;
     const VideoInfo *info = video_reader_info(c->in);
 
@@ -154,11 +175,14 @@ static int run(Converter *c)
         return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
                          "'%s': the frame rate %lld/%lld is unusable", c->opt->input,
                          (long long)info->fps.num, (long long)info->fps.den);
+    char name[1024];
+    io_printable(c->opt->input, name, sizeof name);
     if (info->vfr && !c->quiet)
         fprintf(stderr, "omcti: note: '%s' has a variable frame rate; it is treated as "
-                "constant %.3f fps\n", c->opt->input, rational_to_double(info->fps));
+                "constant %.3f fps\n", name, rational_to_double(info->fps));
     if (info->converted && !c->quiet)
-        fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0\n", info->pix_fmt);
+        fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0\n",
+                io_printable(info->pix_fmt, name + 512, 32));
     if (c->ix && c->range.read_from > 0) {
         if ((ret = video_reader_seek(c->in, c->ix, c->range.read_from, c->err,
                                      sizeof c->err)) < 0)
@@ -166,11 +190,8 @@ static int run(Converter *c)
         c->base = c->range.read_from;
     }
 
-    char oerr[512];
-    if ((ret = omcti_open(&c->ctx, &c->settings, info->width, info->height,
-                          oerr, sizeof oerr)) < 0)
-        return set_error(c->err, sizeof c->err, ret, "%s", oerr);
-    if ((ret = async_reader_start(&c->reader, c->in, 3, c->err, sizeof c->err)) < 0)
+    if ((ret = async_reader_start(&c->reader, c->in, 3, &cli_cancel, c->err,
+                                  sizeof c->err)) < 0)
         return ret;
 
     for (int k = 0; k < 2; k++) {
@@ -183,7 +204,7 @@ static int run(Converter *c)
     }
     if ((ret = open_output(c, &tl)) < 0) return ret;
     if ((ret = async_writer_start(&c->writer, c->out, info->width, info->height, 4,
-                                  c->err, sizeof c->err)) < 0)
+                                  &cli_cancel, c->err, sizeof c->err)) < 0)
         return ret;
 
     Progress prog;
@@ -243,6 +264,13 @@ static int run(Converter *c)
 static int convert_one(Converter *c)
 {
     int ret = run(c);
+    /* A signal makes blocked I/O fail (EINTR) with messages of its own:
+     * what happened is the interruption. */
+    if (ret < 0 && cli_interrupted())
+        ret = set_error(c->err, sizeof c->err, OMCTI_ERR_INTERRUPT,
+                        "interrupted; the incomplete output was removed");
+    if (ret < 0)
+        io_escape_message(c->err, sizeof c->err);   /* names and file content */
     async_writer_stop(&c->writer);
     async_reader_stop(&c->reader);
     if (ret < 0)
@@ -342,7 +370,11 @@ static int prepare_index(Job *j)
     } else {
         /* (y4m: frame offsets follow from the file size, no pass to announce) */
         if (!o->quiet && !o->seg_count && !io_path_is_y4m(o->input))
-            fprintf(stderr, "omcti: counting the frames of '%s' (a demux-only pass)\n", o->input);
+        {
+            char name[1024];
+            fprintf(stderr, "omcti: counting the frames of '%s' (a demux-only pass)\n",
+                    io_printable(o->input, name, sizeof name));
+        }
         ret = video_reader_index(r, &j->ix, j->err, sizeof j->err);
     }
     video_reader_close(&r);
@@ -403,9 +435,8 @@ static int run_workers(Job *j, const char *output, int copy_audio)
             goto out;
     } else {
         /* The parts live beside the output (same filesystem, cleaned up). */
-        snprintf(dir, sizeof dir, "%.*s.%s.omcti-parts-XXXXXX", (int)(base - output), output,
-                 base);
-        if (!mkdtemp(dir)) {
+        if (io_sibling_name(dir, sizeof dir, output, "omcti-parts-XXXXXX", "") < 0 ||
+            !mkdtemp(dir)) {
             dir[0] = 0;
             ret = set_error(j->err, sizeof j->err, OMCTI_ERR_IO, "cannot write '%s': cannot "
                             "create a folder for its parts", output);
@@ -578,7 +609,11 @@ int cli_convert(int argc, char **argv)
         ret = piece_sum_write(opt.output, key, j->err, sizeof j->err);
 out:
     if (j->have_ix) frame_index_free(&j->ix);
+    if (ret < 0 && cli_interrupted())
+        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_INTERRUPT,
+                        "interrupted; the incomplete output was removed");
     if (ret < 0) {
+        io_escape_message(j->err, sizeof j->err);
         int code = exit_code(ret);
         cli_error(code, "%s", j->err);
         free(j);

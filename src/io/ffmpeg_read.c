@@ -72,6 +72,23 @@ typedef struct FFReader {
     int in_a_row;              /* consecutive decode errors               */
 } FFReader;
 
+/* libavformat's I/O retries a read that a signal interrupted (EINTR)
+ * unless this says stop: Ctrl-C ends a read blocked on a pipe or FIFO. */
+static int ff_interrupt(void *opaque)
+{
+    const IoCancel *cancel = opaque;
+    return cancel && cancel->requested && cancel->requested();
+}
+
+/* A demuxer context that stops when cancel is requested, or NULL. */
+static AVFormatContext *ff_alloc_input(const IoCancel *cancel)
+{
+    AVFormatContext *fmt = avformat_alloc_context();
+    if (fmt && cancel)
+        fmt->interrupt_callback = (AVIOInterruptCB){ ff_interrupt, (void *)cancel };
+    return fmt;
+}
+
 static void ff_reader_free(FFReader *p)
 {
     if (!p)
@@ -110,7 +127,8 @@ static void warn_damage(const VideoReader *r, const FFReader *p)
     const int short_end = expect > 0 && p->pictures < expect - 2 - expect / 100;
     if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading)
         return;
-    fprintf(stderr, "omcti: warning: '%s':", r->path);
+    char name[1024];
+    fprintf(stderr, "omcti: warning: '%s':", io_printable(r->path, name, sizeof name));
     if (p->truncated || short_end)
         fprintf(stderr, " the file ends early (truncated?);");
     if (p->bad)
@@ -293,7 +311,9 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "'%s': cannot index a stream that is not seekable", r->path);
     char *url = ffio_local_url(r->path);
-    int ret = avformat_open_input(&fmt, url ? url : r->path, p->fmt->iformat, NULL);
+    int ret = (fmt = ff_alloc_input(r->cancel)) ? 0 : AVERROR(ENOMEM);
+    if (ret == 0)
+        ret = avformat_open_input(&fmt, url ? url : r->path, p->fmt->iformat, NULL);
     free(url);
     if (ret < 0)
         return ffio_fail_av(err, errlen, OMCTI_ERR_IO, r->path, ret, "cannot open");
@@ -540,7 +560,8 @@ static char field_order_char(enum AVFieldOrder fo)
     }
 }
 
-int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen)
+int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, char *err,
+                   size_t errlen)
 {
     *out = NULL;
     ffio_quiet_libav();
@@ -561,8 +582,17 @@ int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen
     int ret;
 
     char *url = ffio_local_url(path);
+    if (!(p->fmt = ff_alloc_input(cancel))) {
+        free(url);
+        free(p);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
+    }
     ret = avformat_open_input(&p->fmt, url ? url : path, NULL, NULL);
     free(url);
+    if (ret == AVERROR_EXIT) {
+        ff_reader_free(p);
+        return set_error(err, errlen, OMCTI_ERR_INTERRUPT, "interrupted");
+    }
     if (ret < 0) {
         ff_reader_free(p);
         if (ret == AVERROR(ENOENT) || ret == AVERROR(EACCES) || ret == AVERROR(EISDIR) ||
@@ -648,6 +678,7 @@ int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
     }
     r->priv = p;
+    r->cancel = cancel;
 
     /* Decode the first picture now: its size and format are the truth
      * (stream headers can be absent or wrong), and a file with nothing

@@ -474,6 +474,7 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
     vs->sample_aspect_ratio = p->enc->sample_aspect_ratio;
 
     p->nb_audio_out = 0;
+    char name[1024];
     if (with_audio && p->ain) {
         for (unsigned i = 0; i < p->ain->nb_streams; i++) {
             AVStream *is = p->ain->streams[i];
@@ -484,7 +485,7 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
                 if (!p->quiet)
                     fprintf(stderr, "omcti: notice: '%s': the %s container cannot hold %s "
                             "audio; audio stream %u dropped (use .mkv to keep it)\n",
-                            w->path, of->name, avcodec_get_name(is->codecpar->codec_id), i);
+                            io_printable(w->path, name, sizeof name), of->name, avcodec_get_name(is->codecpar->codec_id), i);
                 continue;
             }
             AVStream *os = avformat_new_stream(p->oc, NULL);
@@ -725,9 +726,11 @@ int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
     if (ret == RETRY_WITHOUT_AUDIO) {
         /* The muxer refused the audio (a codec it cannot store that
          * avformat_query_codec could not rule out): video only. */
+        char name[1024];
         if (!p->quiet)
             fprintf(stderr, "omcti: notice: '%s': the %s container refused the audio; "
-                    "audio dropped (use .mkv to keep it)\n", w->path, of->name);
+                    "audio dropped (use .mkv to keep it)\n",
+                    io_printable(w->path, name, sizeof name), of->name);
         close_output(p);
         ret = open_output(w, p, of, 0, err, errlen);
         if (ret == RETRY_WITHOUT_AUDIO)   /* cannot happen: no audio now */
@@ -885,9 +888,11 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
             if (is->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
                 continue;
             if (avformat_query_codec(of, is->codecpar->codec_id, FF_COMPLIANCE_NORMAL) == 0) {
+                char name[1024];
                 if (!quiet)
                     fprintf(stderr, "omcti: notice: '%s': the %s container cannot hold %s "
-                            "audio; audio stream %u dropped (use .mkv to keep it)\n", out,
+                            "audio; audio stream %u dropped (use .mkv to keep it)\n",
+                            io_printable(out, name, sizeof name),
                             of->name, avcodec_get_name(is->codecpar->codec_id), i);
                 continue;
             }

@@ -47,32 +47,61 @@ static int starts_with_y4m_magic(const char *path)
 
 int video_reader_open(VideoReader **r, const char *path, char *err, size_t errlen)
 {
+    return video_reader_open_cancel(r, path, NULL, err, errlen);
+}
+
+int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *cancel,
+                             char *err, size_t errlen)
+{
     *r = NULL;
     if (!path || !*path)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "no input file given (use -i FILE)");
-    if (strcmp(path, "-")) {
+    int ret;
+    if (!strcmp(path, "-")) {
+        ret = y4m_reader_open(r, path, err, errlen);
+    } else {
         struct stat st;
         if (stat(path, &st) < 0)
-            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
-                             strerror(errno));
-        if (S_ISDIR(st.st_mode))
-            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': it is a directory",
-                             path);
-        if (access(path, R_OK) < 0)
-            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
-                             strerror(errno));
-    }
-    if (!strcmp(path, "-") || starts_with_y4m_magic(path))
-        return y4m_reader_open(r, path, err, errlen);
-    if (io_path_is_y4m(path))   /* named .y4m but no y4m header */
-        return y4m_reader_open(r, path, err, errlen);
+            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
+                            strerror(errno));
+        else if (S_ISDIR(st.st_mode))
+            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': it is a directory",
+                            path);
+        else if (access(path, R_OK) < 0)
+            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
+                            strerror(errno));
+        else if (!S_ISREG(st.st_mode) && !io_path_is_y4m(path))
+            /* A pipe, FIFO or device by name (<(...), /dev/stdin) can be
+             * read once only: no probe of our own, which would consume its
+             * first bytes; FFmpeg probes from its own buffer (and reads
+             * y4m too). Without FFmpeg it can only be y4m. */
 #if OMCTI_HAVE_FFMPEG
-    return ff_reader_open(r, path, err, errlen);
+            ret = ff_reader_open(r, path, cancel, err, errlen);
 #else
-    return set_error(err, errlen, OMCTI_ERR_FORMAT,
-                     "cannot read '%s': not a y4m file, and omcti was built without FFmpeg",
-                     path);
+            ret = y4m_reader_open(r, path, err, errlen);
 #endif
+        else if (!S_ISREG(st.st_mode) || starts_with_y4m_magic(path) || io_path_is_y4m(path))
+            ret = y4m_reader_open(r, path, err, errlen);   /* also: named .y4m, not y4m */
+        else
+#if OMCTI_HAVE_FFMPEG
+            ret = ff_reader_open(r, path, cancel, err, errlen);
+#else
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "cannot read '%s': not a y4m file, "
+                            "and omcti was built without FFmpeg", path);
+#endif
+    }
+    if (ret < 0) {
+        io_escape_message(err, errlen);
+        return ret;
+    }
+    (*r)->cancel = cancel;
+    return 0;
+}
+
+int io_path_is_regular(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 const VideoInfo *video_reader_info(const VideoReader *r)
@@ -82,7 +111,9 @@ const VideoInfo *video_reader_info(const VideoReader *r)
 
 int video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)
 {
-    return r->ops->read(r, pic, err, errlen);
+    int ret = r->ops->read(r, pic, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
 }
 
 void video_reader_close(VideoReader **pr)
@@ -265,8 +296,8 @@ void io_escape_message(char *msg, size_t size)
     io_printable(src, msg, size);
 }
 
-int io_check_output(const char *path, const char *other, int overwrite, char *err,
-                    size_t errlen)
+static int check_output(const char *path, const char *other, int overwrite, char *err,
+                        size_t errlen)
 {
     struct stat st;
     if (other && strcmp(other, "-") && (same_file(path, other) || !strcmp(path, other)))
@@ -283,6 +314,14 @@ int io_check_output(const char *path, const char *other, int overwrite, char *er
     return 0;
 }
 
+int io_check_output(const char *path, const char *other, int overwrite, char *err,
+                    size_t errlen)
+{
+    int ret = check_output(path, other, overwrite, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
+}
+
 int video_reader_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
 {
     memset(ix, 0, sizeof *ix);
@@ -292,6 +331,7 @@ int video_reader_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
                          r->path);
     int ret = r->ops->index(r, ix, err, errlen);
     if (ret < 0) {
+        io_escape_message(err, errlen);
         frame_index_free(ix);
         return ret;
     }
@@ -310,11 +350,13 @@ int video_reader_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char 
     if (!r->ops->seek)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': cannot seek in a stream "
                          "(segments need a file)", r->path);
-    return r->ops->seek(r, ix, frame, err, errlen);
+    int ret = r->ops->seek(r, ix, frame, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
 }
 
-int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info,
-                      const WriterOptions *opt, char *err, size_t errlen)
+static int writer_open(VideoWriter **out, const char *path, const VideoInfo *info,
+                       const WriterOptions *opt, char *err, size_t errlen)
 {
     *out = NULL;
     if (!path || !*path)
@@ -352,6 +394,7 @@ int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info
     }
     free(tmp);
     w->overwrite = opt->overwrite;
+    w->cancel = opt->cancel;
     int ret;
 #if OMCTI_HAVE_FFMPEG
     if (!io_path_is_y4m(path))
@@ -360,6 +403,7 @@ int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info
 #endif
         ret = y4m_writer_open(&w, path, info, opt, err, errlen);
     if (ret < 0) {
+        io_escape_message(err, errlen);
         video_writer_abort(&w);
         return ret;
     }
@@ -367,15 +411,28 @@ int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info
     return 0;
 }
 
+int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info,
+                      const WriterOptions *opt, char *err, size_t errlen)
+{
+    int ret = writer_open(out, path, info, opt, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
+}
+
 int video_writer_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t errlen)
 {
-    return w->ops->write(w, pic, err, errlen);
+    int ret = w->ops->write(w, pic, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
 }
 
 int video_writer_finish(VideoWriter *w, char *err, size_t errlen)
 {
     int ret = w->ops->finish(w, err, errlen);
-    if (ret < 0) return ret;
+    if (ret < 0) {
+        io_escape_message(err, errlen);
+        return ret;
+    }
     if (w->tmp_path &&
         (ret = io_commit_output(w->tmp_path, w->path, w->overwrite, &w->kept, err, errlen)) < 0) {
         io_escape_message(err, errlen);

@@ -21,6 +21,7 @@ struct VideoReader {
     const VideoReaderOps *ops;
     VideoInfo info;
     char *path;
+    const IoCancel *cancel;
     void *priv;
 };
 
@@ -41,6 +42,7 @@ struct VideoWriter {
     int overwrite;     /* -y: the final rename may replace a file          */
     int finished;
     int kept;          /* the target appeared meanwhile: tmp_path is kept  */
+    const IoCancel *cancel;
     void *priv;
 };
 
@@ -76,7 +78,8 @@ int y4m_format_header(char *buf, size_t size, const VideoInfo *info);
  * memory: 4 when its rows are unpadded, else 0 (the caller packs). */
 int y4m_frame_iov(const OmctiPicture *pic, struct iovec iov[4]);
 /* Writes all of iov (modified) to fd: at offset (pwritev) or, offset < 0,
- * where the file is (writev); retries short writes. 0 or -errno. */
-int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset);
+ * where the file is (writev); retries short writes, and interrupted ones
+ * unless cancel (may be NULL) is requested. 0 or -errno. */
+int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset, const IoCancel *cancel);
 
 #endif

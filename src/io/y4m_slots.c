@@ -80,7 +80,7 @@ static int view_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t
                          "file", s->path, pic->width, pic->height, s->width, s->height);
     struct iovec iov[4];
     const int n = frame_iov(v, pic, iov);
-    const int e = io_write_iov(s->fd, iov, n, slot_offset(s, v->next));
+    const int e = io_write_iov(s->fd, iov, n, slot_offset(s, v->next), NULL);
     if (e < 0)
         return slot_error(s, -e, err, errlen);
     v->next++;

@@ -72,5 +72,100 @@ wait $pid; rc=$?
     bad "appears meanwhile (--workers y4m): exit $rc, $(head -c 20 "$T/wout.y4m")"
 rm -f "$T"/.wout.omcti-*
 
+# --- item 10: a header that promises a huge picture costs nothing until a frame --
+if [ -z "${OMCTI_SANITIZED:-}" ]; then
+    for stream in 'YUV4MPEG2 W16384 H16384 F25:1\n' 'YUV4MPEG2 W16384 H16384 F25:1\nFRAME\nabc'; do
+        kb=$(python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[2:], input=sys.argv[1].encode().decode("unicode_escape").encode(),
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$stream" "$OMCTI" -i - -o -)
+        [ "$kb" -lt 200000 ] && ok || bad "header-only stream '$stream': max RSS $kb KiB before any frame"
+    done
+fi
+
+# --- item 8: SIGINT / SIGTERM while blocked on a pipe -----------------------
+# stops within a second (two under the sanitizers), exit 130, nothing left
+limit=1.0; [ -n "${OMCTI_SANITIZED:-}" ] && limit=2.0
+stops() {   # NAME SIGNAL PID T0 OUTPUT
+    local name=$1 sig=$2 pid=$3 out=$5
+    local t0; t0=$(date +%s.%N)
+    kill -"$sig" "$pid"; wait "$pid"; local rc=$?
+    local dt; dt=$(echo "$(date +%s.%N) - $t0" | bc)
+    [ $rc -eq 130 ] && ok || bad "$name: exit $rc, wanted 130: $(head -c 300 "$T/err")"
+    [ "$(echo "$dt < $limit" | bc)" = 1 ] && ok || bad "$name: took ${dt}s to stop"
+    if [ "$out" != - ]; then
+        [ ! -e "$out" ] && ! ls "$T"/.*omcti-* >/dev/null 2>&1 && ok ||
+            bad "$name: partial output left: $(ls -a "$T" | grep omcti)"
+    fi
+}
+"$Y4M" gen 320 240 60 > "$T/big.y4m"
+"$OMCTI" -i - -o "$T/sig.y4m" < <(head -c $((HDR + 3 * FRAME)) "$T/s.y4m"; sleep 20) 2>"$T/err" &
+pid=$!; sleep 1; stops "SIGINT, stalled upstream, output open" INT $pid 0 "$T/sig.y4m"
+"$OMCTI" -i - -o "$T/sig.y4m" < <(sleep 20) 2>"$T/err" &
+pid=$!; sleep 1; stops "SIGTERM, stalled upstream, no header yet" TERM $pid 0 "$T/sig.y4m"
+"$OMCTI" -q -i "$T/big.y4m" -o - > >(sleep 20) 2>"$T/err" &
+pid=$!; sleep 1.5; stops "SIGTERM, stalled downstream" TERM $pid 0 -
+"$OMCTI" -q -i - -o - < <(head -c $((HDR + 3 * FRAME)) "$T/s.y4m"; sleep 20) > >(sleep 20) 2>"$T/err" &
+pid=$!; sleep 1; stops "SIGINT, pipe to pipe" INT $pid 0 -
+
+# --- item 7: inputs that are pipes by path, read once, never reopened -------
+"$OMCTI" -q -i "$T/s.y4m" -o "$T/ref.y4m" 2>"$T/err" || bad "reference run: $(cat "$T/err")"
+frames_of() { tail -n +2 "$1"; }   # the frames, not the header
+"$OMCTI" -q -i <(cat "$T/s.y4m") -o "$T/p1.y4m" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s <(frames_of "$T/ref.y4m") <(frames_of "$T/p1.y4m") && ok ||
+    bad "-i <(cat s.y4m): exit $rc: $(head -c 300 "$T/err")"
+cat "$T/s.y4m" | "$OMCTI" -q -i /dev/stdin -o "$T/p2.y4m" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s <(frames_of "$T/ref.y4m") <(frames_of "$T/p2.y4m") && ok ||
+    bad "-i /dev/stdin (a pipe): exit $rc: $(head -c 300 "$T/err")"
+mkfifo "$T/fifo"
+cat "$T/s.y4m" > "$T/fifo" &
+"$OMCTI" -q -i "$T/fifo" -o "$T/p3.y4m" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s <(frames_of "$T/ref.y4m") <(frames_of "$T/p3.y4m") && ok ||
+    bad "-i FIFO: exit $rc: $(head -c 300 "$T/err")"
+wait
+if have_ffmpeg_cli; then
+    ffmpeg -v error -y -f lavfi -i testsrc=size=96x64:rate=24 -f lavfi -i sine=f=440 -t 1 \
+        -c:v libx264 -pix_fmt yuv420p -c:a aac "$T/a.mkv" 2>/dev/null ||
+        ffmpeg -v error -y -f lavfi -i testsrc=size=96x64:rate=24 -f lavfi -i sine=f=440 -t 1 \
+            -c:v mpeg4 -c:a mp2 "$T/a.mkv"
+    "$OMCTI" -q -i "$T/a.mkv" -o "$T/pm-ref.y4m" 2>"$T/err"
+    "$OMCTI" -q -i <(cat "$T/a.mkv") -o "$T/pm.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && cmp -s "$T/pm-ref.y4m" "$T/pm.y4m" && ok ||
+        bad "-i <(cat a.mkv): exit $rc: $(head -c 300 "$T/err")"
+    cat "$T/a.mkv" | "$OMCTI" -i /dev/stdin -o "$T/pm.mkv" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "audio of a pipe cannot be copied" "$T/err" && ok ||
+        bad "mkv on /dev/stdin: exit $rc: $(head -c 300 "$T/err")"
+    # Ctrl-C while FFmpeg waits on a stalled pipe (in open, then mid-stream)
+    "$OMCTI" -q -i <(head -c 3000 "$T/a.mkv"; sleep 20) -o "$T/sig.mkv" 2>"$T/err" &
+    pid=$!; sleep 1; stops "SIGINT, FFmpeg input stalled in its header" INT $pid 0 "$T/sig.mkv"
+    "$OMCTI" -q -i <(cat "$T/a.mkv"; sleep 20) -o "$T/sig.mkv" 2>"$T/err" &
+    pid=$!; sleep 2; stops "SIGINT, FFmpeg input stalled mid-stream" INT $pid 0 "$T/sig.mkv"
+fi
+
+# --- item 12: a legal 254-byte output name; names and file content printed raw --
+long=$(printf 'n%.0s' $(seq 250))
+for ext in y4m mkv; do
+    [ $ext = mkv ] && [ "$HAVE_FFMPEG" != 1 ] && continue
+    for w in 1 2; do
+        "$OMCTI" -q -i "$T/s.y4m" -o "$T/$long.$ext" --workers $w 2>"$T/err"; rc=$?
+        [ $rc -eq 0 ] && [ -s "$T/$long.$ext" ] && ok ||
+            bad "254-byte name .$ext --workers $w: exit $rc: $(head -c 100 "$T/err")"
+        rm -f "$T/$long.$ext"
+    done
+done
+raw_free() {   # NAME: stderr holds no control byte but the newlines ending lines
+    if LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$T/err"; then
+        bad "$1: control bytes printed: $(od -c "$T/err" | head -5)"
+    else ok; fi
+    one_line "$1" ""
+}
+"$OMCTI" -i "$T/no"$'\e[2J\nomcti: fake'".y4m" -o "$T/x.y4m" 2>"$T/err"
+raw_free "missing input named with escape and newline"
+printf 'YUV4MPEG2 W16 H16 F25:1 C\033[2J\r\n' | "$OMCTI" -i - -o - 2>"$T/err" >/dev/null
+raw_free "control bytes in a y4m header"
+printf 'YUV4MPEG2 W16 H16 F25:1\nFRAME\n' > "$T/e"$'\a\e]0;title\a'"vil.y4m"
+"$OMCTI" -i "$T/e"$'\a\e]0;title\a'"vil.y4m" -o "$T/x.mkv" 2>"$T/err" >/dev/null
+raw_free "a truncated input whose name holds BEL and OSC"
+
 echo "hostile_io_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
