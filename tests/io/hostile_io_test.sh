@@ -167,5 +167,20 @@ printf 'YUV4MPEG2 W16 H16 F25:1\nFRAME\n' > "$T/e"$'\a\e]0;title\a'"vil.y4m"
 "$OMCTI" -i "$T/e"$'\a\e]0;title\a'"vil.y4m" -o "$T/x.mkv" 2>"$T/err" >/dev/null
 raw_free "a truncated input whose name holds BEL and OSC"
 
+# --- item 11: pieces of mixed reorder delay join (short pieces have no B-frames) --
+if have_ffmpeg_cli; then
+    "$Y4M" gen 96 64 6 > "$T/six.y4m"
+    for ext in mkv mp4 ts; do
+        for w in 2 3 4 5 6; do
+            "$OMCTI" -q -i "$T/six.y4m" -o "$T/six.$ext" --workers $w -y 2>"$T/err"; rc=$?
+            n=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames \
+                -of csv=p=0 "$T/six.$ext" 2>/dev/null | head -1)
+            d=$(ffmpeg -v error -i "$T/six.$ext" -f null - 2>&1 | head -c 200)
+            [ $rc -eq 0 ] && [ "$n" = 12 ] && [ -z "$d" ] && ok ||
+                bad "six frames --workers $w to .$ext: exit $rc, $n frames, $d $(head -c 200 "$T/err")"
+        done
+    done
+fi
+
 echo "hostile_io_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
