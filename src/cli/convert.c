@@ -48,7 +48,6 @@ typedef struct Converter {
     int64_t slot_first;        /* this worker's first frame goes in it      */
     WorkerBoard *board;        /* workers: shared progress, or NULL         */
     SegmentRange range;        /* with ix: what to read and write            */
-    int64_t fail_at;           /* test hook: fail before this output frame   */
     VideoReader *in;
     VideoWriter *out;
     AsyncReader *reader;       /* decodes ahead on its own thread          */
@@ -221,11 +220,6 @@ static int run(Converter *c)
         if (cli_interrupted())
             return set_error(c->err, sizeof c->err, OMCTI_ERR_INTERRUPT,
                              "interrupted; the incomplete output was removed");
-        if (i == c->fail_at)
-            return set_error(c->err, sizeof c->err, OMCTI_ERR_IO,
-                             "segment %d/%d fails on purpose at output frame %lld "
-                             "(OMCTI_TEST_FAIL_SEGMENT, a test hook)", c->opt->seg_index,
-                             c->opt->seg_count, (long long)i);
         const TimelinePoint p = timeline_point(&tl, i);
         /* Read until the pair (p.frame, p.frame + 1) is the library's. */
         while (p.frame + 1 > c->last_index && !c->eof)
@@ -467,7 +461,6 @@ static int run_workers(Job *j, const char *output, int copy_audio)
         c->quiet = 1;
         c->ix = &j->ix;
         c->range = r;
-        c->fail_at = -1;
         c->board = &board;
         nparts++;
     }
@@ -552,7 +545,6 @@ int cli_convert(int argc, char **argv)
         c.overwrite = opt.overwrite;
         c.quiet = opt.quiet;
         c.copy_audio = 1;
-        c.fail_at = -1;
         ret = convert_one(&c);
         if (ret < 0) return cli_error(exit_code(ret), "%s", c.err);
         return EXIT_OK;
@@ -577,14 +569,15 @@ int cli_convert(int argc, char **argv)
         char sum[PATH_MAX + 8];
         segment_options_key(&opt, j->n, key, sizeof key);
         piece_sum_path(opt.output, sum, sizeof sum);
-        if (strcmp(opt.output, "-")) unlink(sum);   /* stale until the piece is complete */
+        /* Stale until the piece is complete; but an output that may not
+         * be written (exists without -y) keeps its checksum too. */
+        if (strcmp(opt.output, "-") &&
+            (ret = io_check_output(opt.output, opt.input, opt.overwrite, j->err,
+                                   sizeof j->err)) < 0)
+            goto out;
+        if (strcmp(opt.output, "-")) unlink(sum);
     }
-    int64_t fail_at = -1;
-    const char *hook = getenv("OMCTI_TEST_FAIL_SEGMENT");
-    if (opt.seg_count && hook && *hook && atoi(hook) == opt.seg_index)
-        fail_at = (j->range.out_first + j->range.out_end) / 2;
-
-    if (!one_worker && fail_at < 0) {
+    if (!one_worker) {
         ret = run_workers(j, opt.output, copy_audio);
     } else {
         Converter *c = calloc(1, sizeof *c);
@@ -600,7 +593,6 @@ int cli_convert(int argc, char **argv)
         c->copy_audio = copy_audio;
         c->ix = &j->ix;
         c->range = j->range;
-        c->fail_at = fail_at;
         ret = convert_one(c);
         if (ret < 0) snprintf(j->err, sizeof j->err, "%s", c->err);
         free(c);

@@ -63,6 +63,9 @@ typedef struct FFReader {
     int eof_sent;              /* NULL packet sent: the decoder drains    */
     int ended;                 /* read() returned 0                       */
     int truncated;             /* the demuxer hit the end mid-packet      */
+    int lost_sync;             /* the demuxer gave up before the end      */
+    int64_t stop_pos, size;    /* where reading stopped, the file's size  */
+    int64_t end_ts;            /* end of the latest packet (stream tb)    */
     int64_t packets;           /* packets of our stream sent              */
     int64_t bad;               /* rejected packets + dropped pictures     */
     int64_t concealed;         /* pictures passed on with concealment     */
@@ -125,11 +128,28 @@ static void warn_damage(const VideoReader *r, const FFReader *p)
      * in the header tells. 1% of slack: the guess comes from a duration. */
     const int64_t expect = r->info.nb_frames;
     const int short_end = expect > 0 && p->pictures < expect - 2 - expect / 100;
-    if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading)
+    if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading && !p->lost_sync)
         return;
+    /* Truncated: the data stops before the time the header gives. Data
+     * that goes on to the end while pictures are missing, or a demuxer
+     * that gave up far from the end, is damage inside the file. */
+    const AVStream *st = p->fmt->streams[p->stream];
+    const int64_t dur = st->duration > 0 ? st->duration
+                      : p->fmt->duration > 0 ? av_rescale_q(p->fmt->duration, AV_TIME_BASE_Q,
+                                                            st->time_base) : 0;
+    const int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
+    const AVRational frame = { (int)r->info.fps.den, (int)r->info.fps.num };   /* 1/fps */
+    const int64_t slack = frame.num > 0 && frame.den > 0
+                              ? av_rescale_q(3, frame, st->time_base) : 0;   /* 3 frames */
+    const int reached_end = dur > 0 && p->end_ts - start >= dur - slack;
     char name[1024];
     fprintf(stderr, "omcti: warning: '%s':", io_printable(r->path, name, sizeof name));
-    if (p->truncated || short_end)
+    if (p->lost_sync && p->size > 0 && p->stop_pos < p->size - 65536)
+        fprintf(stderr, " the file is damaged at about byte %lld of %lld, the rest could not "
+                "be read;", (long long)p->stop_pos, (long long)p->size);
+    else if (short_end && reached_end && !p->truncated)
+        fprintf(stderr, " the file is damaged inside (pictures are missing, its end is there);");
+    else if (p->truncated || short_end || p->lost_sync)
         fprintf(stderr, " the file ends early (truncated?);");
     if (p->bad)
         fprintf(stderr, " %lld of %lld packets could not be decoded and were skipped;",
@@ -199,9 +219,13 @@ static int decode_next(const VideoReader *r, FFReader *p, char *err, size_t errl
                 if (p->fmt->pb && (avio_feof(p->fmt->pb) || p->fmt->pb->eof_reached))
                     p->truncated = 1;
                 else if (ret == AVERROR_INVALIDDATA)
-                    p->truncated = 1;   /* demuxer lost sync for good */
+                    p->lost_sync = 1;   /* damage the demuxer cannot pass */
                 else
                     return ffio_fail_av(err, errlen, OMCTI_ERR_IO, r->path, ret, "read error");
+            }
+            if (p->fmt->pb) {
+                p->stop_pos = avio_tell(p->fmt->pb);
+                p->size = avio_size(p->fmt->pb);
             }
             ret = avcodec_send_packet(p->dec, NULL);
             if (ret < 0 && ret != AVERROR_EOF)
@@ -215,6 +239,8 @@ static int decode_next(const VideoReader *r, FFReader *p, char *err, size_t errl
         }
         if (p->pkt->flags & AV_PKT_FLAG_CORRUPT)
             p->truncated |= p->fmt->pb && avio_feof(p->fmt->pb);
+        if (p->pkt->pts != AV_NOPTS_VALUE)
+            p->end_ts = FFMAX(p->end_ts, p->pkt->pts + FFMAX(p->pkt->duration, 0));
         p->packets++;
         ret = avcodec_send_packet(p->dec, p->pkt);
         av_packet_unref(p->pkt);

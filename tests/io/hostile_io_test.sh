@@ -182,5 +182,35 @@ if have_ffmpeg_cli; then
     done
 fi
 
+# --- item 12: --segment onto an existing piece without -y keeps its checksum ---
+"$OMCTI" -q -i "$T/s.y4m" -o "$T/piece.y4m" --segment 0/2 2>"$T/err"
+sum=$(ls "$T"/piece.y4m*.sum 2>/dev/null | head -1)
+if [ -n "$sum" ]; then
+    cp "$sum" "$T/sum.before"
+    "$OMCTI" -q -i "$T/s.y4m" -o "$T/piece.y4m" --segment 0/2 2>"$T/err"; rc=$?
+    [ $rc -ne 0 ] && cmp -s "$sum" "$T/sum.before" && ok ||
+        bad "--segment over an existing piece without -y: exit $rc, checksum $(ls "$sum" 2>&1)"
+    one_line "--segment over an existing piece" "already exists"
+else
+    bad "--segment wrote no checksum file"
+fi
+
+# --- item 12: damage inside a Matroska file is not called truncation ---------
+if have_ffmpeg_cli; then
+    ffmpeg -v error -y -f lavfi -i testsrc=size=160x120:rate=25 -t 8 -c:v mpeg4 -g 25 "$T/m.mkv"
+    python3 - "$T/m.mkv" "$T/mid.mkv" "$T/cut.mkv" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read()); n = len(d)
+open(sys.argv[3], "wb").write(d[:n * 2 // 3])
+for i in range(n // 2, n // 2 + n // 8): d[i] ^= 0xff
+open(sys.argv[2], "wb").write(d)
+PY
+    "$OMCTI" -q -y -i "$T/mid.mkv" -o "$T/mid.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "damaged" "$T/err" && ! grep -q "truncated" "$T/err" && ok ||
+        bad "damage mid-file: exit $rc: $(cat "$T/err")"
+    "$OMCTI" -q -y -i "$T/cut.mkv" -o "$T/cut.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "truncated" "$T/err" && ok || bad "truncated file: exit $rc: $(cat "$T/err")"
+fi
+
 echo "hostile_io_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
