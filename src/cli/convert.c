@@ -57,6 +57,8 @@ typedef struct Converter {
     int64_t have;              /* input pictures sent to the library       */
     int64_t last_index;        /* index of the last one                    */
     int64_t written;           /* output frames written                     */
+    int timed;                 /* output frames placed by timestamps       */
+    TimedInput ti;
     int status;                /* convert_one()'s result (workers)          */
     int eof;
     char err[1024];
@@ -105,6 +107,8 @@ static int feed(Converter *c)
     }
     if ((ret = omcti_send_picture(c->ctx, &in)) < 0)
         return set_error(c->err, sizeof c->err, ret, "%s", omcti_last_error(c->ctx));
+    if (c->timed)
+        timed_add(&c->ti, async_reader_pts(c->reader));
     c->last_index = c->base + c->have++;
     return 1;
 }
@@ -170,15 +174,22 @@ static int run(Converter *c)
     const VideoInfo *info = video_reader_info(c->in);
 
     Timeline tl;
-    if (timeline_init(&tl, info->fps, c->opt->mode, c->opt->factor, c->opt->fps) < 0)
+    const Rational in_fps = info->vfr ? timeline_vfr_rate(info->fps) : info->fps;
+    if (timeline_init(&tl, in_fps, c->opt->mode, c->opt->factor, c->opt->fps) < 0)
         return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
                          "'%s': the frame rate %lld/%lld is unusable", c->opt->input,
                          (long long)info->fps.num, (long long)info->fps.den);
     char name[1024];
     io_printable(c->opt->input, name, sizeof name);
+    /* A whole run follows the input's timestamps (variable frame rates);
+     * a segment goes by frame numbers, which prepare_index() allows only
+     * for inputs on the nominal grid. */
+    c->timed = !c->ix && timed_init(&c->ti, in_fps, info->time_base) == 0;
     if (info->vfr && !c->quiet)
-        fprintf(stderr, "omcti: note: '%s' has a variable frame rate; it is treated as "
-                "constant %.3f fps\n", name, rational_to_double(info->fps));
+        fprintf(stderr, "omcti: note: '%s' has a variable frame rate; %s at a constant "
+                "%.3f fps\n", name, c->timed ? "output frames are placed by its timestamps"
+                                             : "it is treated as constant",
+                rational_to_double(tl.out_fps));
     if (info->converted && !c->quiet)
         fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0\n",
                 io_printable(info->pix_fmt, name + 512, 32));
@@ -220,12 +231,21 @@ static int run(Converter *c)
         if (cli_interrupted())
             return set_error(c->err, sizeof c->err, OMCTI_ERR_INTERRUPT,
                              "interrupted; the incomplete output was removed");
-        const TimelinePoint p = timeline_point(&tl, i);
-        /* Read until the pair (p.frame, p.frame + 1) is the library's. */
-        while (p.frame + 1 > c->last_index && !c->eof)
-            if ((ret = feed(c)) < 0) return ret;
-        if (p.frame > c->last_index)
-            break;                                  /* past the input's end */
+        TimelinePoint p;
+        if (c->timed) {
+            /* Read until a picture lies after the output frame's time. */
+            while (!c->eof && timed_needs_more(&c->ti, &tl, i))
+                if ((ret = feed(c)) < 0) return ret;
+            if (!timed_point(&c->ti, &tl, i, &p))
+                break;                              /* past the input's end */
+        } else {
+            p = timeline_point(&tl, i);
+            /* Read until the pair (p.frame, p.frame + 1) is the library's. */
+            while (p.frame + 1 > c->last_index && !c->eof)
+                if ((ret = feed(c)) < 0) return ret;
+            if (p.frame > c->last_index)
+                break;                              /* past the input's end */
+        }
         if ((ret = emit(c, &p)) < 0) return ret;
         progress_update(&prog, i - first + 1);
         if (c->board) atomic_fetch_add_explicit(&c->board->frames, 1, memory_order_relaxed);
@@ -241,6 +261,10 @@ static int run(Converter *c)
     async_writer_stop(&c->writer);
     if ((ret = video_writer_finish(c->out, c->err, sizeof c->err)) < 0) return ret;
 
+    if (c->timed && c->ti.off_grid && !info->vfr && !c->quiet)
+        fprintf(stderr, "omcti: note: '%s': %lld pictures are off the nominal %.3f fps; the "
+                "output frames were placed by the timestamps\n", name,
+                (long long)c->ti.off_grid, rational_to_double(tl.in_fps));
     if (!c->quiet) {
         OmctiStats st;
         omcti_get_stats(c->ctx, &st);
@@ -355,7 +379,8 @@ static int prepare_index(Job *j)
     if (ret < 0) return ret;
     const VideoInfo *info = video_reader_info(r);
     j->info = *info;
-    if (timeline_init(&j->tl, info->fps, o->mode, o->factor, o->fps) < 0) {
+    if (timeline_init(&j->tl, info->vfr ? timeline_vfr_rate(info->fps) : info->fps, o->mode,
+                      o->factor, o->fps) < 0) {
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT,
                         "'%s': the frame rate %lld/%lld is unusable", o->input,
                         (long long)info->fps.num, (long long)info->fps.den);
@@ -371,8 +396,24 @@ static int prepare_index(Job *j)
         }
         ret = video_reader_index(r, &j->ix, j->err, sizeof j->err);
     }
+    /* Segments are planned and read by frame numbers, which is exact only
+     * for pictures on the nominal grid: a variable-rate input is converted
+     * in one run (where its timestamps place the frames). */
+    TimedInput ti;
+    if (ret == 0 && j->ix.kind == FRAME_INDEX_PTS && j->ix.key &&
+        timed_init(&ti, j->tl.in_fps, info->time_base) == 0) {
+        for (int64_t k = 0; k < j->ix.count && !ti.off_grid; k++)
+            timed_add(&ti, j->ix.key[k]);
+        if (ti.off_grid)
+            ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, "'%s' has a variable frame "
+                            "rate; --segment, --workers and farm need a constant one (convert "
+                            "it in one run)", o->input);
+    }
     video_reader_close(&r);
-    if (ret < 0) return ret;
+    if (ret < 0) {
+        frame_index_free(&j->ix);
+        return ret;
+    }
     j->have_ix = 1;
     j->n = j->ix.count;
     if (o->max_frames >= 0 && o->max_frames < j->n) j->n = o->max_frames;

@@ -108,6 +108,7 @@ struct AsyncReader {
     int exited;             /* the thread is about to return               */
     const IoCancel *cancel;
     int width, height;      /* the ring's pictures, allocated on the first */
+    int64_t pts[16];        /* each slot's timestamp (depth <= 16)         */
     char err[1024];
 };
 
@@ -138,6 +139,8 @@ static void *reader_main(void *arg)
         } else if (ret > 0) {
             picture_copy(&ar->q.pics[slot], &in);
         }
+        if (ret > 0)
+            ar->pts[slot] = video_reader_pts(ar->r);
         pthread_mutex_lock(&ar->lock);
         if (ret > 0) {
             ar->q.count++;
@@ -164,7 +167,7 @@ int async_reader_start(AsyncReader **out, VideoReader *r, int depth, const IoCan
     AsyncReader *ar = calloc(1, sizeof *ar);
     if (!ar)
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory for the read-ahead buffers");
-    ar->q.depth = max_i(depth, 2) + 1;
+    ar->q.depth = min_i(max_i(depth, 2) + 1, (int)ARRAY_LEN(ar->pts));
     ar->width = info->width;
     ar->height = info->height;
     ar->cancel = cancel;
@@ -204,6 +207,11 @@ int async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errl
     }
     pthread_mutex_unlock(&ar->lock);
     return ret;
+}
+
+int64_t async_reader_pts(const AsyncReader *ar)
+{
+    return ar->pts[ar->q.head];
 }
 
 void async_reader_stop(AsyncReader **par)

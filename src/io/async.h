@@ -20,6 +20,8 @@ int  async_reader_start(AsyncReader **ar, VideoReader *r, int depth, const IoCan
 /* The next picture: 1, 0 at the end, < 0 on error (message in err). The
  * picture stays valid until the next call. */
 int  async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errlen);
+/* The timestamp of the picture the last next() returned (video_reader_pts). */
+int64_t async_reader_pts(const AsyncReader *ar);
 void async_reader_stop(AsyncReader **ar);
 
 /* Starts a thread that writes pictures of w x h to vw. */

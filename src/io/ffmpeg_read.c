@@ -66,6 +66,7 @@ typedef struct FFReader {
     int lost_sync;             /* the demuxer gave up before the end      */
     int64_t stop_pos, size;    /* where reading stopped, the file's size  */
     int64_t end_ts;            /* end of the latest packet (stream tb)    */
+    int64_t max_gap;           /* longest time between two pictures       */
     int64_t packets;           /* packets of our stream sent              */
     int64_t bad;               /* rejected packets + dropped pictures     */
     int64_t concealed;         /* pictures passed on with concealment     */
@@ -127,7 +128,7 @@ static void warn_damage(const VideoReader *r, const FFReader *p)
     /* Demuxers report a file cut short as a plain end of file; the length
      * in the header tells. 1% of slack: the guess comes from a duration. */
     const int64_t expect = r->info.nb_frames;
-    const int short_end = expect > 0 && p->pictures < expect - 2 - expect / 100;
+    int short_end = expect > 0 && p->pictures < expect - 2 - expect / 100;
     if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading && !p->lost_sync)
         return;
     /* Truncated: the data stops before the time the header gives. Data
@@ -142,6 +143,12 @@ static void warn_damage(const VideoReader *r, const FFReader *p)
     const int64_t slack = frame.num > 0 && frame.den > 0
                               ? av_rescale_q(3, frame, st->time_base) : 0;   /* 3 frames */
     const int reached_end = dur > 0 && p->end_ts - start >= dur - slack;
+    /* Fewer pictures than the nominal rate promises, all the way to the
+     * end and without a hole: a variable frame rate, not damage. */
+    if (short_end && reached_end && !p->truncated && p->max_gap <= 4 * slack / 3)
+        short_end = 0;
+    if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading && !p->lost_sync)
+        return;
     char name[1024];
     fprintf(stderr, "omcti: warning: '%s':", io_printable(r->path, name, sizeof name));
     if (p->lost_sync && p->size > 0 && p->stop_pos < p->size - 65536)
@@ -316,6 +323,11 @@ static int ff_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)
     }
     pic->width = p->width;
     pic->height = p->height;
+    const int64_t prev = p->pictures ? r->pts : VIDEO_NO_PTS;
+    r->pts = f->best_effort_timestamp != AV_NOPTS_VALUE ? f->best_effort_timestamp
+           : f->pts != AV_NOPTS_VALUE ? f->pts : VIDEO_NO_PTS;
+    if (prev != VIDEO_NO_PTS && r->pts != VIDEO_NO_PTS && r->pts - prev > p->max_gap)
+        p->max_gap = r->pts - prev;
     p->pictures++;
     return 1;
 }
@@ -747,8 +759,16 @@ int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, 
     } else {
         fps = pick_fps(p->fmt, st, &vi->vfr);
     }
+    /* Constant rates are whole, 1000/1001 or simple fractions (12.5); an
+     * average such as 24239/894 comes from timestamps that vary. */
+    if (fps.den > 10 && fps.den != 1001)
+        vi->vfr = 1;
     vi->fps.num = fps.num;
     vi->fps.den = fps.den;
+    if (valid_q(st->time_base)) {
+        vi->time_base.num = st->time_base.num;
+        vi->time_base.den = st->time_base.den;
+    }
     AVRational sar = av_guess_sample_aspect_ratio(p->fmt, st, p->frame);
     if (valid_q(sar)) {
         av_reduce(&sar.num, &sar.den, sar.num, sar.den, INT_MAX);

@@ -28,6 +28,8 @@ VideoReader *video_reader_new(const VideoReaderOps *ops, const char *path)
     r->path = strdup(path);
     r->info.nb_frames = -1;
     r->info.interlace = '?';
+    r->info.time_base = (Rational){ 0, 1 };
+    r->pts = VIDEO_NO_PTS;
     if (!r->path) {
         free(r);
         return NULL;
@@ -107,6 +109,11 @@ int io_path_is_regular(const char *path)
 const VideoInfo *video_reader_info(const VideoReader *r)
 {
     return &r->info;
+}
+
+int64_t video_reader_pts(const VideoReader *r)
+{
+    return r->pts;
 }
 
 int video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)

@@ -16,6 +16,8 @@
 typedef struct VideoInfo {
     int width, height;
     Rational fps;            /* frames per second (nominal)                */
+    Rational time_base;      /* unit of the pictures' timestamps, 0/1 when
+                                they have none (y4m: the frame is the time) */
     Rational sar;            /* sample aspect ratio, 0/1 when unknown      */
     int64_t nb_frames;       /* best guess, -1 when unknown                */
     int has_audio;           /* an audio stream exists                     */
@@ -55,6 +57,11 @@ const VideoInfo *video_reader_info(const VideoReader *r);
  * The picture's planes belong to the reader and stay valid until the next
  * call. */
 int  video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen);
+/* The presentation timestamp of the picture the last read returned, in
+ * info.time_base (the container's, so variable frame rates are seen), or
+ * VIDEO_NO_PTS. */
+#define VIDEO_NO_PTS INT64_MIN
+int64_t video_reader_pts(const VideoReader *r);
 void video_reader_close(VideoReader **r);
 
 /* An exact frame count and a seek table, for converting one segment of a

@@ -22,6 +22,7 @@ struct VideoReader {
     VideoInfo info;
     char *path;
     const IoCancel *cancel;
+    int64_t pts;       /* of the last picture read, or VIDEO_NO_PTS         */
     void *priv;
 };
 
