@@ -44,6 +44,7 @@ typedef struct Converter {
     int overwrite, quiet;
     int copy_audio;            /* stream-copy the input's audio              */
     const FrameIndex *ix;      /* NULL: the whole input, no seeking          */
+    int ix_timed;              /* ix: its timestamps are one per frame slot  */
     Y4mSlots *slots;           /* workers: the shared y4m output, and where  */
     int64_t slot_first;        /* this worker's first frame goes in it      */
     WorkerBoard *board;        /* workers: shared progress, or NULL         */
@@ -184,7 +185,9 @@ static int run(Converter *c)
     /* A whole run follows the input's timestamps (variable frame rates);
      * a segment goes by frame numbers, which prepare_index() allows only
      * for inputs on the nominal grid. */
-    c->timed = !c->ix && timed_init(&c->ti, in_fps, info->time_base) == 0;
+    c->timed = (!c->ix || c->ix_timed) &&
+               timed_init(&c->ti, in_fps, info->time_base,
+                          c->ix ? c->ix->key[0] : VIDEO_NO_PTS) == 0;
     if (info->vfr && !c->quiet)
         fprintf(stderr, "omcti: note: '%s' has a variable frame rate; %s at a constant "
                 "%.3f fps\n", name, c->timed ? "output frames are placed by its timestamps"
@@ -236,25 +239,29 @@ static int run(Converter *c)
             /* Read until a picture lies after the output frame's time. */
             while (!c->eof && timed_needs_more(&c->ti, &tl, i))
                 if ((ret = feed(c)) < 0) return ret;
-            if (!timed_point(&c->ti, &tl, i, &p))
-                break;                              /* past the input's end */
+            if (!timed_point(&c->ti, &tl, i, &p)) {
+                if (!c->ix)
+                    break;                          /* past the input's end */
+                /* A segment's range comes from the index, which counts
+                 * packets; pictures that did not decode at the end are
+                 * the last one held, as the whole run holds it. */
+                p = (TimelinePoint){ .frame = c->ti.n - 1, .num = 0, .den = 1 };
+            }
+            p.frame += c->base;                     /* counted from the seek */
         } else {
             p = timeline_point(&tl, i);
             /* Read until the pair (p.frame, p.frame + 1) is the library's. */
             while (p.frame + 1 > c->last_index && !c->eof)
                 if ((ret = feed(c)) < 0) return ret;
-            if (p.frame > c->last_index)
+            if (p.frame > c->last_index && !c->ix)
                 break;                              /* past the input's end */
+            if (p.frame > c->last_index)            /* pictures that did not */
+                p = (TimelinePoint){ .frame = c->last_index, .num = 0, .den = 1 };   /* decode */
         }
         if ((ret = emit(c, &p)) < 0) return ret;
         progress_update(&prog, i - first + 1);
         if (c->board) atomic_fetch_add_explicit(&c->board->frames, 1, memory_order_relaxed);
     }
-    if (c->ix && i < c->range.out_end)
-        return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
-                         "'%s': the input ended at frame %lld, but its frame index counts %lld "
-                         "(damaged input?)", c->opt->input, (long long)(c->last_index + 1),
-                         (long long)c->ix->count);
     c->written = i - first;
     if ((ret = async_writer_drain(c->writer, c->err, sizeof c->err)) < 0) return ret;
     progress_end(&prog, i - first);
@@ -338,6 +345,7 @@ typedef struct Job {
     CliOptions *opt;
     FrameIndex ix;
     int have_ix;
+    int ix_timed;              /* see Converter                              */
     int64_t n;                 /* input frames used (index, --frames)        */
     Timeline tl;
     SegmentRange range;        /* this process's share of the output         */
@@ -401,13 +409,22 @@ static int prepare_index(Job *j)
      * in one run (where its timestamps place the frames). */
     TimedInput ti;
     if (ret == 0 && j->ix.kind == FRAME_INDEX_PTS && j->ix.key &&
-        timed_init(&ti, j->tl.in_fps, info->time_base) == 0) {
-        for (int64_t k = 0; k < j->ix.count && !ti.off_grid; k++)
+        timed_init(&ti, j->tl.in_fps, info->time_base, VIDEO_NO_PTS) == 0) {
+        int holes = 0;
+        for (int64_t k = 0; k < j->ix.count && !ti.off_grid; k++) {
             timed_add(&ti, j->ix.key[k]);
+            holes |= ti.pos[1] != k * ti.unit;
+        }
+        /* Pictures on the grid, one per slot: placed by their timestamps
+         * as in the whole run, so pictures the decoder drops are bridged
+         * alike. Slots missing from the file itself (damage the demuxer
+         * skipped): by frame numbers, as before. */
+        j->ix_timed = !ti.off_grid && !holes;
         if (ti.off_grid)
             ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, "'%s' has a variable frame "
-                            "rate; --segment, --workers and farm need a constant one (convert "
-                            "it in one run)", o->input);
+                            "rate (its pictures are off the %.3f fps grid); --segment, --workers "
+                            "and farm need a constant one (convert it in one run)", o->input,
+                            rational_to_double(j->tl.in_fps));
     }
     video_reader_close(&r);
     if (ret < 0) {
@@ -501,6 +518,7 @@ static int run_workers(Job *j, const char *output, int copy_audio)
         c->overwrite = 1;
         c->quiet = 1;
         c->ix = &j->ix;
+        c->ix_timed = j->ix_timed;
         c->range = r;
         c->board = &board;
         nparts++;
@@ -633,6 +651,7 @@ int cli_convert(int argc, char **argv)
         c->quiet = opt.quiet;
         c->copy_audio = copy_audio;
         c->ix = &j->ix;
+        c->ix_timed = j->ix_timed;
         c->range = j->range;
         ret = convert_one(c);
         if (ret < 0) snprintf(j->err, sizeof j->err, "%s", c->err);

@@ -70,9 +70,11 @@ Rational timeline_vfr_rate(Rational average)
     return (Rational){ (average.num + average.den - 1) / average.den, 1 };
 }
 
-int timed_init(TimedInput *ti, Rational in_fps, Rational time_base)
+int timed_init(TimedInput *ti, Rational in_fps, Rational time_base, int64_t pts0)
 {
     memset(ti, 0, sizeof *ti);
+    ti->pts0 = pts0;
+    ti->have_pts0 = pts0 != INT64_MIN;
     if (in_fps.num <= 0 || in_fps.den <= 0 || time_base.num <= 0 || time_base.den <= 0 ||
         in_fps.num > INT32_MAX || in_fps.den > INT32_MAX || time_base.num > INT32_MAX ||
         time_base.den > INT32_MAX)
@@ -90,23 +92,27 @@ void timed_add(TimedInput *ti, int64_t pts)
     const int64_t k = ti->n;
     const int64_t prev = k ? ti->pos[1] : 0;
     int64_t a;
-    if (k == 0 && pts != INT64_MIN) {
+    if (k == 0 && !ti->have_pts0 && pts != INT64_MIN) {
         ti->pts0 = pts;
+        ti->have_pts0 = 1;
         a = 0;
-    } else if (pts == INT64_MIN || pts <= ti->last_pts || pts - ti->pts0 > INT64_MAX / ti->tick ||
-               (pts - ti->pts0) * ti->tick > INT64_MAX / 4) {
+    } else if (pts == INT64_MIN || !ti->have_pts0 || (k && pts <= ti->last_pts) ||
+               pts < ti->pts0 || pts - ti->pts0 > INT64_MAX / 4 / ti->tick) {
         a = k ? prev + ti->unit : 0;      /* no usable time: one frame on */
         pts = k ? ti->last_pts : pts;
     } else {
         a = (pts - ti->pts0) * ti->tick;
     }
-    /* On the grid when within a tick of it (timestamps are rounded to the
-     * time base), but never more than a quarter frame. */
-    const int64_t grid = k <= INT64_MAX / 4 / ti->unit ? k * ti->unit : -1;
+    /* On the grid when within a tick of a slot (timestamps are rounded to
+     * the time base), but never more than a quarter frame. The slot is the
+     * nearest one, not the k-th: a picture lost before does not move the
+     * later ones off the grid, and a segment that starts mid-file places
+     * its pictures as the whole run does. */
+    const int64_t slot = (a + ti->unit / 2) / ti->unit * ti->unit;
     const int64_t tol = ti->tick < ti->unit / 4 ? ti->tick : ti->unit / 4;
-    const int on = grid >= 0 && llabs(a - grid) <= tol;
+    const int on = llabs(a - slot) <= tol;
     if (on)
-        a = grid;
+        a = slot;
     else
         ti->off_grid++;
     if (k && a <= prev) a = prev + 1;     /* positions strictly increase */
@@ -133,6 +139,12 @@ int timed_point(const TimedInput *ti, const Timeline *tl, int64_t i, TimelinePoi
 {
     const __int128 x = scaled_x(ti, tl, i), sd = tl->step.den;
     const int64_t last = ti->n - 1;
+    if ((__int128)ti->pos[0] * sd > x) {
+        /* before the first picture read (a segment's overlap starts at
+         * a picture, the whole run at the first): that picture */
+        *p = (TimelinePoint){ .frame = last - 1, .num = 0, .den = 1 };
+        return 1;
+    }
     if ((__int128)ti->pos[1] * sd <= x) {
         const int64_t dur = ti->on_grid[1] || ti->n < 2 ? ti->unit : ti->pos[1] - ti->pos[0];
         if ((__int128)(ti->pos[1] + dur) * sd <= x)
@@ -140,8 +152,9 @@ int timed_point(const TimedInput *ti, const Timeline *tl, int64_t i, TimelinePoi
         *p = (TimelinePoint){ .frame = last, .num = 0, .den = 1 };   /* hold */
         return 1;
     }
-    if (ti->on_grid[0] && ti->on_grid[1]) {
+    if (ti->on_grid[0] && ti->on_grid[1] && ti->pos[1] - ti->pos[0] == ti->unit) {
         *p = timeline_point(tl, i);                 /* constant rate: exact */
+        p->frame = last - 1;
         return 1;
     }
     __int128 num = x - (__int128)ti->pos[0] * sd;

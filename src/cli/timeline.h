@@ -42,22 +42,26 @@ typedef struct TimedInput {
     int64_t unit;           /* one nominal frame, in position units       */
     int64_t tick;           /* one time-base unit, in position units      */
     int64_t pts0, last_pts;
+    int have_pts0;          /* pts0 set (segments: the file's first)       */
     int64_t n;              /* pictures placed                             */
     int64_t pos[2];         /* positions of pictures n - 2 and n - 1       */
     int on_grid[2];
     int64_t off_grid;       /* pictures placed by a timestamp off the grid */
 } TimedInput;
 
-/* 0, or -1 when the time base cannot be used (then go by frame numbers). */
-int  timed_init(TimedInput *ti, Rational in_fps, Rational time_base);
+/* 0, or -1 when the time base cannot be used (then go by frame numbers).
+ * pts0: the time of position 0 (a segment: the file's first picture), or
+ * INT64_MIN for the first picture placed. */
+int  timed_init(TimedInput *ti, Rational in_fps, Rational time_base, int64_t pts0);
 /* Places the next picture (pts: VIDEO_NO_PTS-style INT64_MIN when none;
  * a missing or non-increasing one is put a nominal frame after the last). */
 void timed_add(TimedInput *ti, int64_t pts);
 /* Whether output frame i lies at or after the last picture placed (read
  * on, unless the input has ended). */
 int  timed_needs_more(const TimedInput *ti, const Timeline *tl, int64_t i);
-/* Output frame i on pictures 0 .. n-1: 1 with the point (frame n-2 and its
- * phase, or frame n-1 to hold the last), 0 past the input's end. */
+/* Output frame i on pictures 0 .. n-1 (counted from the first placed): 1
+ * with the point (frame n-2 and its phase, or frame n-1 to hold the last),
+ * 0 past the input's end. */
 int  timed_point(const TimedInput *ti, const Timeline *tl, int64_t i, TimelinePoint *p);
 
 int timeline_init(Timeline *tl, Rational in_fps, RateMode mode, int factor, Rational fps);

@@ -437,10 +437,14 @@ static int ff_skip_to(VideoReader *r, FFReader *p, int64_t ts, char *err, size_t
             p->pending = 1;
             return 1;
         }
-        if (t > ts)
-            return first ? 0 : set_error(err, errlen, OMCTI_ERR_FORMAT,
-                                         "'%s': no picture has timestamp %lld (the frame index "
-                                         "does not match the file)", r->path, (long long)ts);
+        if (t > ts && first)
+            return 0;
+        if (t > ts) {
+            /* The picture at ts did not decode (damage): start at the next
+             * one, as the whole run, which skips it too, goes on there. */
+            p->pending = 1;
+            return 1;
+        }
         av_frame_unref(p->frame);
     }
 }

@@ -212,5 +212,28 @@ PY
     [ $rc -eq 0 ] && grep -q "truncated" "$T/err" && ok || bad "truncated file: exit $rc: $(cat "$T/err")"
 fi
 
+# --- item 12: packets the decoder rejects: --workers converts what a plain run does --
+if have_ffmpeg_cli && ffmpeg -v error -y -f lavfi -i testsrc=size=160x120:rate=25 -t 8 -c:v libx264 \
+        -pix_fmt yuv420p -g 50 -bf 2 "$T/hb.mkv" 2>/dev/null; then
+    # 16 bytes garbled inside every 40th packet from the 30th (headers intact)
+    python3 - "$T/hb.mkv" "$T/pk.mkv" <<'PY'
+import json, subprocess, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+pk = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                "packet=pos,size", "-of", "json", sys.argv[1]], capture_output=True, text=True).stdout)["packets"]
+for p in pk[30::40]:
+    pos = int(p["pos"])
+    for i in range(pos + 8, pos + 24): d[i] ^= 0xa5
+open(sys.argv[2], "wb").write(d)
+PY
+    "$OMCTI" -q -i "$T/pk.mkv" -o "$T/pk1.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "could not be decoded" "$T/err" && ok || bad "damaged packets, plain run: exit $rc: $(cat "$T/err")"
+    for w in 2 3; do
+        "$OMCTI" -q -i "$T/pk.mkv" -o "$T/pk$w.y4m" --workers $w 2>"$T/err"; rc=$?
+        [ $rc -eq 0 ] && cmp -s "$T/pk1.y4m" "$T/pk$w.y4m" && ok ||
+            bad "damaged packets, --workers $w: exit $rc, not the plain run's output: $(grep -v warning "$T/err")"
+    done
+fi
+
 echo "hostile_io_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
