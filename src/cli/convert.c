@@ -383,7 +383,7 @@ static int prepare_index(Job *j)
 {
     CliOptions *o = j->opt;
     VideoReader *r = NULL;
-    int ret = video_reader_open(&r, o->input, j->err, sizeof j->err);
+    int ret = video_reader_open_cancel(&r, o->input, &cli_cancel, j->err, sizeof j->err);
     if (ret < 0) return ret;
     const VideoInfo *info = video_reader_info(r);
     j->info = *info;
