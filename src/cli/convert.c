@@ -9,6 +9,7 @@
  * (segment.h), which are then bit for bit those of the whole run. */
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,11 +44,11 @@ typedef struct Converter {
     int overwrite, quiet;
     int copy_audio;            /* stream-copy the input's audio              */
     const FrameIndex *ix;      /* NULL: the whole input, no seeking          */
+    int ix_timed;              /* ix: its timestamps are one per frame slot  */
     Y4mSlots *slots;           /* workers: the shared y4m output, and where  */
     int64_t slot_first;        /* this worker's first frame goes in it      */
     WorkerBoard *board;        /* workers: shared progress, or NULL         */
     SegmentRange range;        /* with ix: what to read and write            */
-    int64_t fail_at;           /* test hook: fail before this output frame   */
     VideoReader *in;
     VideoWriter *out;
     AsyncReader *reader;       /* decodes ahead on its own thread          */
@@ -57,10 +58,16 @@ typedef struct Converter {
     int64_t have;              /* input pictures sent to the library       */
     int64_t last_index;        /* index of the last one                    */
     int64_t written;           /* output frames written                     */
+    int timed;                 /* output frames placed by timestamps       */
+    TimedInput ti;
     int status;                /* convert_one()'s result (workers)          */
     int eof;
     char err[1024];
 } Converter;
+
+/* Ctrl-C and SIGTERM stop reads and writes blocked on a pipe (main.c
+ * installs their handler without SA_RESTART). */
+static const IoCancel cli_cancel = { cli_interrupted, SIGINT };
 
 static void print_version(void)
 {
@@ -91,8 +98,18 @@ static int feed(Converter *c)
                          "'%s': the picture size changes mid-stream (%dx%d to %dx%d), "
                          "which omcti does not support", c->opt->input, info->width,
                          info->height, in.width, in.height);
+    if (!c->ctx) {
+        /* Opened once a picture exists: a header that promises a huge
+         * size costs nothing until a frame of that size really arrives. */
+        char oerr[512];
+        if ((ret = omcti_open(&c->ctx, &c->settings, info->width, info->height,
+                              oerr, sizeof oerr)) < 0)
+            return set_error(c->err, sizeof c->err, ret, "%s", oerr);
+    }
     if ((ret = omcti_send_picture(c->ctx, &in)) < 0)
         return set_error(c->err, sizeof c->err, ret, "%s", omcti_last_error(c->ctx));
+    if (c->timed)
+        timed_add(&c->ti, async_reader_pts(c->reader));
     c->last_index = c->base + c->have++;
     return 1;
 }
@@ -126,8 +143,14 @@ static int open_output(Converter *c, const Timeline *tl)
         info.nb_frames = c->range.out_end - c->range.out_first;
     else if (info.nb_frames > 0)
         info.nb_frames = timeline_output_count(tl, info.nb_frames);
+    /* The audio is read by a second demuxer: never from a pipe, which
+     * cannot be opened twice. */
     const int copy_audio = c->copy_audio && in_info->has_audio &&
-                           c->opt->mode != RATE_SLOWMO && strcmp(c->opt->input, "-");
+                           c->opt->mode != RATE_SLOWMO && io_path_is_regular(c->opt->input);
+    if (c->copy_audio && in_info->has_audio && c->opt->mode != RATE_SLOWMO && !copy_audio &&
+        !c->quiet)
+        fprintf(stderr, "omcti: note: the audio of a pipe cannot be copied; the output has "
+                "none\n");
     if (c->copy_audio && in_info->has_audio && c->opt->mode == RATE_SLOWMO && !c->quiet)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
     const WriterOptions wo = {
@@ -139,26 +162,40 @@ static int open_output(Converter *c, const Timeline *tl)
         .input_path = c->opt->input,
         .src_pix_fmt = in_info->pix_fmt,
         .quiet = c->quiet,
+        .cancel = &cli_cancel,
     };
     return video_writer_open(&c->out, c->output, &info, &wo, c->err, sizeof c->err);
 }
 
 static int run(Converter *c)
 {
-    int ret = video_reader_open(&c->in, c->opt->input, c->err, sizeof c->err);
+    int ret = video_reader_open_cancel(&c->in, c->opt->input, &cli_cancel, c->err,
+                                       sizeof c->err);
     if (ret < 0) return ret;
     const VideoInfo *info = video_reader_info(c->in);
 
     Timeline tl;
-    if (timeline_init(&tl, info->fps, c->opt->mode, c->opt->factor, c->opt->fps) < 0)
+    const Rational in_fps = info->vfr ? timeline_vfr_rate(info->fps) : info->fps;
+    if (timeline_init(&tl, in_fps, c->opt->mode, c->opt->factor, c->opt->fps) < 0)
         return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
                          "'%s': the frame rate %lld/%lld is unusable", c->opt->input,
                          (long long)info->fps.num, (long long)info->fps.den);
+    char name[1024];
+    io_printable(c->opt->input, name, sizeof name);
+    /* A whole run follows the input's timestamps (variable frame rates);
+     * a segment goes by frame numbers, which prepare_index() allows only
+     * for inputs on the nominal grid. */
+    c->timed = (!c->ix || c->ix_timed) &&
+               timed_init(&c->ti, in_fps, info->time_base,
+                          c->ix ? c->ix->key[0] : VIDEO_NO_PTS) == 0;
     if (info->vfr && !c->quiet)
-        fprintf(stderr, "omcti: note: '%s' has a variable frame rate; it is treated as "
-                "constant %.3f fps\n", c->opt->input, rational_to_double(info->fps));
+        fprintf(stderr, "omcti: note: '%s' has a variable frame rate; %s at a constant "
+                "%.3f fps\n", name, c->timed ? "output frames are placed by its timestamps"
+                                             : "it is treated as constant",
+                rational_to_double(tl.out_fps));
     if (info->converted && !c->quiet)
-        fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0\n", info->pix_fmt);
+        fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0\n",
+                io_printable(info->pix_fmt, name + 512, 32));
     if (c->ix && c->range.read_from > 0) {
         if ((ret = video_reader_seek(c->in, c->ix, c->range.read_from, c->err,
                                      sizeof c->err)) < 0)
@@ -166,11 +203,8 @@ static int run(Converter *c)
         c->base = c->range.read_from;
     }
 
-    char oerr[512];
-    if ((ret = omcti_open(&c->ctx, &c->settings, info->width, info->height,
-                          oerr, sizeof oerr)) < 0)
-        return set_error(c->err, sizeof c->err, ret, "%s", oerr);
-    if ((ret = async_reader_start(&c->reader, c->in, 3, c->err, sizeof c->err)) < 0)
+    if ((ret = async_reader_start(&c->reader, c->in, 3, &cli_cancel, c->err,
+                                  sizeof c->err)) < 0)
         return ret;
 
     for (int k = 0; k < 2; k++) {
@@ -183,7 +217,7 @@ static int run(Converter *c)
     }
     if ((ret = open_output(c, &tl)) < 0) return ret;
     if ((ret = async_writer_start(&c->writer, c->out, info->width, info->height, 4,
-                                  c->err, sizeof c->err)) < 0)
+                                  &cli_cancel, c->err, sizeof c->err)) < 0)
         return ret;
 
     Progress prog;
@@ -200,32 +234,44 @@ static int run(Converter *c)
         if (cli_interrupted())
             return set_error(c->err, sizeof c->err, OMCTI_ERR_INTERRUPT,
                              "interrupted; the incomplete output was removed");
-        if (i == c->fail_at)
-            return set_error(c->err, sizeof c->err, OMCTI_ERR_IO,
-                             "segment %d/%d fails on purpose at output frame %lld "
-                             "(OMCTI_TEST_FAIL_SEGMENT, a test hook)", c->opt->seg_index,
-                             c->opt->seg_count, (long long)i);
-        const TimelinePoint p = timeline_point(&tl, i);
-        /* Read until the pair (p.frame, p.frame + 1) is the library's. */
-        while (p.frame + 1 > c->last_index && !c->eof)
-            if ((ret = feed(c)) < 0) return ret;
-        if (p.frame > c->last_index)
-            break;                                  /* past the input's end */
+        TimelinePoint p;
+        if (c->timed) {
+            /* Read until a picture lies after the output frame's time. */
+            while (!c->eof && timed_needs_more(&c->ti, &tl, i))
+                if ((ret = feed(c)) < 0) return ret;
+            if (!timed_point(&c->ti, &tl, i, &p)) {
+                if (!c->ix)
+                    break;                          /* past the input's end */
+                /* A segment's range comes from the index, which counts
+                 * packets; pictures that did not decode at the end are
+                 * the last one held, as the whole run holds it. */
+                p = (TimelinePoint){ .frame = c->ti.n - 1, .num = 0, .den = 1 };
+            }
+            p.frame += c->base;                     /* counted from the seek */
+        } else {
+            p = timeline_point(&tl, i);
+            /* Read until the pair (p.frame, p.frame + 1) is the library's. */
+            while (p.frame + 1 > c->last_index && !c->eof)
+                if ((ret = feed(c)) < 0) return ret;
+            if (p.frame > c->last_index && !c->ix)
+                break;                              /* past the input's end */
+            if (p.frame > c->last_index)            /* pictures that did not */
+                p = (TimelinePoint){ .frame = c->last_index, .num = 0, .den = 1 };   /* decode */
+        }
         if ((ret = emit(c, &p)) < 0) return ret;
         progress_update(&prog, i - first + 1);
         if (c->board) atomic_fetch_add_explicit(&c->board->frames, 1, memory_order_relaxed);
     }
-    if (c->ix && i < c->range.out_end)
-        return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
-                         "'%s': the input ended at frame %lld, but its frame index counts %lld "
-                         "(damaged input?)", c->opt->input, (long long)(c->last_index + 1),
-                         (long long)c->ix->count);
     c->written = i - first;
     if ((ret = async_writer_drain(c->writer, c->err, sizeof c->err)) < 0) return ret;
     progress_end(&prog, i - first);
     async_writer_stop(&c->writer);
     if ((ret = video_writer_finish(c->out, c->err, sizeof c->err)) < 0) return ret;
 
+    if (c->timed && c->ti.off_grid && !info->vfr && !c->quiet)
+        fprintf(stderr, "omcti: note: '%s': %lld pictures are off the nominal %.3f fps; the "
+                "output frames were placed by the timestamps\n", name,
+                (long long)c->ti.off_grid, rational_to_double(tl.in_fps));
     if (!c->quiet) {
         OmctiStats st;
         omcti_get_stats(c->ctx, &st);
@@ -243,6 +289,13 @@ static int run(Converter *c)
 static int convert_one(Converter *c)
 {
     int ret = run(c);
+    /* A signal makes blocked I/O fail (EINTR) with messages of its own:
+     * what happened is the interruption. */
+    if (ret < 0 && cli_interrupted())
+        ret = set_error(c->err, sizeof c->err, OMCTI_ERR_INTERRUPT,
+                        "interrupted; the incomplete output was removed");
+    if (ret < 0)
+        io_escape_message(c->err, sizeof c->err);   /* names and file content */
     async_writer_stop(&c->writer);
     async_reader_stop(&c->reader);
     if (ret < 0)
@@ -292,6 +345,7 @@ typedef struct Job {
     CliOptions *opt;
     FrameIndex ix;
     int have_ix;
+    int ix_timed;              /* see Converter                              */
     int64_t n;                 /* input frames used (index, --frames)        */
     Timeline tl;
     SegmentRange range;        /* this process's share of the output         */
@@ -329,11 +383,12 @@ static int prepare_index(Job *j)
 {
     CliOptions *o = j->opt;
     VideoReader *r = NULL;
-    int ret = video_reader_open(&r, o->input, j->err, sizeof j->err);
+    int ret = video_reader_open_cancel(&r, o->input, &cli_cancel, j->err, sizeof j->err);
     if (ret < 0) return ret;
     const VideoInfo *info = video_reader_info(r);
     j->info = *info;
-    if (timeline_init(&j->tl, info->fps, o->mode, o->factor, o->fps) < 0) {
+    if (timeline_init(&j->tl, info->vfr ? timeline_vfr_rate(info->fps) : info->fps, o->mode,
+                      o->factor, o->fps) < 0) {
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT,
                         "'%s': the frame rate %lld/%lld is unusable", o->input,
                         (long long)info->fps.num, (long long)info->fps.den);
@@ -342,11 +397,40 @@ static int prepare_index(Job *j)
     } else {
         /* (y4m: frame offsets follow from the file size, no pass to announce) */
         if (!o->quiet && !o->seg_count && !io_path_is_y4m(o->input))
-            fprintf(stderr, "omcti: counting the frames of '%s' (a demux-only pass)\n", o->input);
+        {
+            char name[1024];
+            fprintf(stderr, "omcti: counting the frames of '%s' (a demux-only pass)\n",
+                    io_printable(o->input, name, sizeof name));
+        }
         ret = video_reader_index(r, &j->ix, j->err, sizeof j->err);
     }
+    /* Segments are planned and read by frame numbers, which is exact only
+     * for pictures on the nominal grid: a variable-rate input is converted
+     * in one run (where its timestamps place the frames). */
+    TimedInput ti;
+    if (ret == 0 && j->ix.kind == FRAME_INDEX_PTS && j->ix.key &&
+        timed_init(&ti, j->tl.in_fps, info->time_base, VIDEO_NO_PTS) == 0) {
+        int holes = 0;
+        for (int64_t k = 0; k < j->ix.count && !ti.off_grid; k++) {
+            timed_add(&ti, j->ix.key[k]);
+            holes |= ti.pos[1] != k * ti.unit;
+        }
+        /* Pictures on the grid, one per slot: placed by their timestamps
+         * as in the whole run, so pictures the decoder drops are bridged
+         * alike. Slots missing from the file itself (damage the demuxer
+         * skipped): by frame numbers, as before. */
+        j->ix_timed = !ti.off_grid && !holes;
+        if (ti.off_grid)
+            ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, "'%s' has a variable frame "
+                            "rate (its pictures are off the %.3f fps grid); --segment, --workers "
+                            "and farm need a constant one (convert it in one run)", o->input,
+                            rational_to_double(j->tl.in_fps));
+    }
     video_reader_close(&r);
-    if (ret < 0) return ret;
+    if (ret < 0) {
+        frame_index_free(&j->ix);
+        return ret;
+    }
     j->have_ix = 1;
     j->n = j->ix.count;
     if (o->max_frames >= 0 && o->max_frames < j->n) j->n = o->max_frames;
@@ -403,9 +487,8 @@ static int run_workers(Job *j, const char *output, int copy_audio)
             goto out;
     } else {
         /* The parts live beside the output (same filesystem, cleaned up). */
-        snprintf(dir, sizeof dir, "%.*s.%s.omcti-parts-XXXXXX", (int)(base - output), output,
-                 base);
-        if (!mkdtemp(dir)) {
+        if (io_sibling_name(dir, sizeof dir, output, "omcti-parts-XXXXXX", "") < 0 ||
+            !mkdtemp(dir)) {
             dir[0] = 0;
             ret = set_error(j->err, sizeof j->err, OMCTI_ERR_IO, "cannot write '%s': cannot "
                             "create a folder for its parts", output);
@@ -435,8 +518,8 @@ static int run_workers(Job *j, const char *output, int copy_audio)
         c->overwrite = 1;
         c->quiet = 1;
         c->ix = &j->ix;
+        c->ix_timed = j->ix_timed;
         c->range = r;
-        c->fail_at = -1;
         c->board = &board;
         nparts++;
     }
@@ -521,7 +604,6 @@ int cli_convert(int argc, char **argv)
         c.overwrite = opt.overwrite;
         c.quiet = opt.quiet;
         c.copy_audio = 1;
-        c.fail_at = -1;
         ret = convert_one(&c);
         if (ret < 0) return cli_error(exit_code(ret), "%s", c.err);
         return EXIT_OK;
@@ -546,14 +628,15 @@ int cli_convert(int argc, char **argv)
         char sum[PATH_MAX + 8];
         segment_options_key(&opt, j->n, key, sizeof key);
         piece_sum_path(opt.output, sum, sizeof sum);
-        if (strcmp(opt.output, "-")) unlink(sum);   /* stale until the piece is complete */
+        /* Stale until the piece is complete; but an output that may not
+         * be written (exists without -y) keeps its checksum too. */
+        if (strcmp(opt.output, "-") &&
+            (ret = io_check_output(opt.output, opt.input, opt.overwrite, j->err,
+                                   sizeof j->err)) < 0)
+            goto out;
+        if (strcmp(opt.output, "-")) unlink(sum);
     }
-    int64_t fail_at = -1;
-    const char *hook = getenv("OMCTI_TEST_FAIL_SEGMENT");
-    if (opt.seg_count && hook && *hook && atoi(hook) == opt.seg_index)
-        fail_at = (j->range.out_first + j->range.out_end) / 2;
-
-    if (!one_worker && fail_at < 0) {
+    if (!one_worker) {
         ret = run_workers(j, opt.output, copy_audio);
     } else {
         Converter *c = calloc(1, sizeof *c);
@@ -568,8 +651,8 @@ int cli_convert(int argc, char **argv)
         c->quiet = opt.quiet;
         c->copy_audio = copy_audio;
         c->ix = &j->ix;
+        c->ix_timed = j->ix_timed;
         c->range = j->range;
-        c->fail_at = fail_at;
         ret = convert_one(c);
         if (ret < 0) snprintf(j->err, sizeof j->err, "%s", c->err);
         free(c);
@@ -578,7 +661,11 @@ int cli_convert(int argc, char **argv)
         ret = piece_sum_write(opt.output, key, j->err, sizeof j->err);
 out:
     if (j->have_ix) frame_index_free(&j->ix);
+    if (ret < 0 && cli_interrupted())
+        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_INTERRUPT,
+                        "interrupted; the incomplete output was removed");
     if (ret < 0) {
+        io_escape_message(j->err, sizeof j->err);
         int code = exit_code(ret);
         cli_error(code, "%s", j->err);
         free(j);

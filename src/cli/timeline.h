@@ -29,7 +29,47 @@ typedef struct TimelinePoint {
     int64_t num, den;       /* phase t = num/den in [0, 1)               */
 } TimelinePoint;
 
+/* Input pictures placed by their timestamps (variable frame rate). Picture
+ * k sits at position P_k = (pts_k - pts_0) * in_fps, in input frames, kept
+ * exactly as a / unit. A picture within a tick (at most a quarter frame) of
+ * the nominal grid point k is put on it, so a constant-rate file gives the
+ * positions 0, 1, 2, ... and exactly the output of timeline_point(). Output
+ * frame i (position i * step) lies between the two pictures around it, at
+ * its phase between their real times; after the last picture it holds that
+ * one for the last picture's duration (the interval before it, or one
+ * nominal frame when on the grid). */
+typedef struct TimedInput {
+    int64_t unit;           /* one nominal frame, in position units       */
+    int64_t tick;           /* one time-base unit, in position units      */
+    int64_t pts0, last_pts;
+    int have_pts0;          /* pts0 set (segments: the file's first)       */
+    int64_t n;              /* pictures placed                             */
+    int64_t pos[2];         /* positions of pictures n - 2 and n - 1       */
+    int on_grid[2];
+    int64_t off_grid;       /* pictures placed by a timestamp off the grid */
+} TimedInput;
+
+/* 0, or -1 when the time base cannot be used (then go by frame numbers).
+ * pts0: the time of position 0 (a segment: the file's first picture), or
+ * INT64_MIN for the first picture placed. */
+int  timed_init(TimedInput *ti, Rational in_fps, Rational time_base, int64_t pts0);
+/* Places the next picture (pts: VIDEO_NO_PTS-style INT64_MIN when none;
+ * a missing or non-increasing one is put a nominal frame after the last). */
+void timed_add(TimedInput *ti, int64_t pts);
+/* Whether output frame i lies at or after the last picture placed (read
+ * on, unless the input has ended). */
+int  timed_needs_more(const TimedInput *ti, const Timeline *tl, int64_t i);
+/* Output frame i on pictures 0 .. n-1 (counted from the first placed): 1
+ * with the point (frame n-2 and its phase, or frame n-1 to hold the last),
+ * 0 past the input's end. */
+int  timed_point(const TimedInput *ti, const Timeline *tl, int64_t i, TimelinePoint *p);
+
 int timeline_init(Timeline *tl, Rational in_fps, RateMode mode, int factor, Rational fps);
+/* The nominal rate of a variable-rate input, which --factor multiplies:
+ * its average rate rounded up to the next common rate (24, 25, 30, 48, 50,
+ * 60, 90, 100, 120, 144, 240), or to the next integer above 240: a phone clip of 24 then 30 fps (average
+ * 27.1) is 30, so 2x gives 60 fps, a frame slot for every picture. */
+Rational timeline_vfr_rate(Rational average);
 TimelinePoint timeline_point(const Timeline *tl, int64_t i);
 /* Output frames for an n-frame input. */
 int64_t timeline_output_count(const Timeline *tl, int64_t n);

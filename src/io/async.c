@@ -1,7 +1,10 @@
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "src/common.h"
 #include "src/frame.h"
@@ -41,6 +44,54 @@ static void ring_free(PictureRing *q)
     memset(q, 0, sizeof *q);
 }
 
+/* Waits on cond for at most 100 ms when a cancel request must be watched
+ * (a signal does not end a wait), else as long as it takes. */
+static void wait_changed(pthread_cond_t *cond, pthread_mutex_t *lock, const IoCancel *cancel)
+{
+    if (!cancel || !cancel->requested) {
+        pthread_cond_wait(cond, lock);
+        return;
+    }
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += 100000000;
+    if (t.tv_nsec >= 1000000000) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000;
+    }
+    pthread_cond_timedwait(cond, lock, &t);
+}
+
+static int cancelled(const IoCancel *cancel)
+{
+    return cancel && cancel->requested && cancel->requested();
+}
+
+/* Joins a thread that may be blocked in a read or write of a pipe: the
+ * wake signal (whose handler has no SA_RESTART) makes that call fail with
+ * EINTR, and the I/O code stops retrying once the cancel is requested.
+ * Sent until the thread has gone, as it may not have blocked yet. */
+static void join_waking(pthread_t thread, pthread_mutex_t *lock, pthread_cond_t *cond,
+                        const int *exited, const IoCancel *cancel)
+{
+    if (cancel && cancel->wake_signal && cancelled(cancel)) {
+        pthread_mutex_lock(lock);
+        while (!*exited) {
+            pthread_kill(thread, cancel->wake_signal);
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            t.tv_nsec += 20000000;
+            if (t.tv_nsec >= 1000000000) {
+                t.tv_sec++;
+                t.tv_nsec -= 1000000000;
+            }
+            pthread_cond_timedwait(cond, lock, &t);
+        }
+        pthread_mutex_unlock(lock);
+    }
+    pthread_join(thread, NULL);
+}
+
 /* ---- reader ---- */
 
 struct AsyncReader {
@@ -54,6 +105,10 @@ struct AsyncReader {
     int done;               /* producer finished: end or error             */
     int status;             /* 0 end of stream, < 0 error                  */
     int quit;
+    int exited;             /* the thread is about to return               */
+    const IoCancel *cancel;
+    int width, height;      /* the ring's pictures, allocated on the first */
+    int64_t pts[16];        /* each slot's timestamp (depth <= 16)         */
     char err[1024];
 };
 
@@ -72,6 +127,11 @@ static void *reader_main(void *arg)
 
         OmctiPicture in;
         int ret = video_reader_read(ar->r, &in, err, sizeof err);
+        /* The ring takes memory only once a picture exists: a stream that
+         * ends (or stalls) after its header costs nothing. */
+        if (ret > 0 && !ar->q.buf && ring_alloc(&ar->q, ar->width, ar->height, ar->q.depth) < 0)
+            ret = set_error(err, sizeof err, OMCTI_ERR_NOMEM,
+                            "out of memory for the read-ahead buffers");
         if (ret > 0 && (in.width != ar->q.pics[slot].width || in.height != ar->q.pics[slot].height)) {
             /* Passed on as is: the consumer names the change with its sizes. */
             ar->q.pics[slot].width = in.width;
@@ -79,6 +139,8 @@ static void *reader_main(void *arg)
         } else if (ret > 0) {
             picture_copy(&ar->q.pics[slot], &in);
         }
+        if (ret > 0)
+            ar->pts[slot] = video_reader_pts(ar->r);
         pthread_mutex_lock(&ar->lock);
         if (ret > 0) {
             ar->q.count++;
@@ -91,18 +153,24 @@ static void *reader_main(void *arg)
         pthread_mutex_unlock(&ar->lock);
         if (ret <= 0) break;
     }
+    pthread_mutex_lock(&ar->lock);
+    ar->exited = 1;
+    pthread_cond_broadcast(&ar->changed);
+    pthread_mutex_unlock(&ar->lock);
     return NULL;
 }
 
-int async_reader_start(AsyncReader **out, VideoReader *r, int depth, char *err, size_t errlen)
+int async_reader_start(AsyncReader **out, VideoReader *r, int depth, const IoCancel *cancel,
+                       char *err, size_t errlen)
 {
     const VideoInfo *info = video_reader_info(r);
     AsyncReader *ar = calloc(1, sizeof *ar);
-    if (!ar || ring_alloc(&ar->q, info->width, info->height, max_i(depth, 2) + 1) < 0) {
-        if (ar) ring_free(&ar->q);
-        free(ar);
+    if (!ar)
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory for the read-ahead buffers");
-    }
+    ar->q.depth = min_i(max_i(depth, 2) + 1, (int)ARRAY_LEN(ar->pts));
+    ar->width = info->width;
+    ar->height = info->height;
+    ar->cancel = cancel;
     ar->r = r;
     pthread_mutex_init(&ar->lock, NULL);
     pthread_cond_init(&ar->changed, NULL);
@@ -123,10 +191,12 @@ int async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errl
         ar->q.head = (ar->q.head + 1) % ar->q.depth;
         pthread_cond_broadcast(&ar->changed);
     }
-    while (!ar->q.count && !ar->done)
-        pthread_cond_wait(&ar->changed, &ar->lock);
+    while (!ar->q.count && !ar->done && !cancelled(ar->cancel))
+        wait_changed(&ar->changed, &ar->lock, ar->cancel);
     int ret;
-    if (ar->q.count) {
+    if (!ar->q.count && !ar->done) {
+        ret = set_error(err, errlen, OMCTI_ERR_INTERRUPT, "interrupted");
+    } else if (ar->q.count) {
         *pic = ar->q.pics[ar->q.head];
         ar->q.count--;
         ar->holding = 1;
@@ -139,6 +209,11 @@ int async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errl
     return ret;
 }
 
+int64_t async_reader_pts(const AsyncReader *ar)
+{
+    return ar->pts[ar->q.head];
+}
+
 void async_reader_stop(AsyncReader **par)
 {
     AsyncReader *ar = *par;
@@ -148,7 +223,7 @@ void async_reader_stop(AsyncReader **par)
         ar->quit = 1;
         pthread_cond_broadcast(&ar->changed);
         pthread_mutex_unlock(&ar->lock);
-        pthread_join(ar->thread, NULL);
+        join_waking(ar->thread, &ar->lock, &ar->changed, &ar->exited, ar->cancel);
     }
     pthread_mutex_destroy(&ar->lock);
     pthread_cond_destroy(&ar->changed);
@@ -170,6 +245,8 @@ struct AsyncWriter {
     int writing;            /* the writer thread is writing the head slot  */
     int status;             /* < 0 once a write failed                     */
     int quit;
+    int exited;
+    const IoCancel *cancel;
     char err[1024];
 };
 
@@ -202,11 +279,15 @@ static void *writer_main(void *arg)
         pthread_cond_broadcast(&aw->changed);
         pthread_mutex_unlock(&aw->lock);
     }
+    pthread_mutex_lock(&aw->lock);
+    aw->exited = 1;
+    pthread_cond_broadcast(&aw->changed);
+    pthread_mutex_unlock(&aw->lock);
     return NULL;
 }
 
 int async_writer_start(AsyncWriter **out, VideoWriter *vw, int w, int h, int depth,
-                       char *err, size_t errlen)
+                       const IoCancel *cancel, char *err, size_t errlen)
 {
     AsyncWriter *aw = calloc(1, sizeof *aw);
     if (!aw || ring_alloc(&aw->q, w, h, max_i(depth, 2) + 1) < 0) {
@@ -215,6 +296,7 @@ int async_writer_start(AsyncWriter **out, VideoWriter *vw, int w, int h, int dep
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory for the write-behind buffers");
     }
     aw->w = vw;
+    aw->cancel = cancel;
     pthread_mutex_init(&aw->lock, NULL);
     pthread_cond_init(&aw->changed, NULL);
     if (pthread_create(&aw->thread, NULL, writer_main, aw)) {
@@ -229,11 +311,13 @@ int async_writer_start(AsyncWriter **out, VideoWriter *vw, int w, int h, int dep
 int async_writer_acquire(AsyncWriter *aw, OmctiPicture *pic, char *err, size_t errlen)
 {
     pthread_mutex_lock(&aw->lock);
-    while (aw->status == 0 && aw->q.count + 1 > aw->q.depth - 1)
-        pthread_cond_wait(&aw->changed, &aw->lock);
+    while (aw->status == 0 && aw->q.count + 1 > aw->q.depth - 1 && !cancelled(aw->cancel))
+        wait_changed(&aw->changed, &aw->lock, aw->cancel);
+    if (aw->status == 0 && cancelled(aw->cancel))
+        aw->status = OMCTI_ERR_INTERRUPT;
     int ret = aw->status;
     if (ret < 0) {
-        set_error(err, errlen, ret, "%s", aw->err);
+        set_error(err, errlen, ret, "%s", aw->err[0] ? aw->err : "interrupted");
     } else {
         *pic = aw->q.pics[(aw->q.head + aw->q.count) % aw->q.depth];
         aw->acquired = 1;
@@ -256,12 +340,14 @@ void async_writer_commit(AsyncWriter *aw)
 int async_writer_drain(AsyncWriter *aw, char *err, size_t errlen)
 {
     pthread_mutex_lock(&aw->lock);
-    while (aw->q.count && aw->status == 0)
-        pthread_cond_wait(&aw->changed, &aw->lock);
-    while (aw->writing)
-        pthread_cond_wait(&aw->changed, &aw->lock);
+    while (aw->q.count && aw->status == 0 && !cancelled(aw->cancel))
+        wait_changed(&aw->changed, &aw->lock, aw->cancel);
+    if (aw->status == 0 && cancelled(aw->cancel))
+        aw->status = OMCTI_ERR_INTERRUPT;
+    while (aw->writing && aw->status == 0)
+        wait_changed(&aw->changed, &aw->lock, aw->cancel);
     int ret = aw->status;
-    if (ret < 0) set_error(err, errlen, ret, "%s", aw->err);
+    if (ret < 0) set_error(err, errlen, ret, "%s", aw->err[0] ? aw->err : "interrupted");
     pthread_mutex_unlock(&aw->lock);
     return ret;
 }
@@ -276,7 +362,7 @@ void async_writer_stop(AsyncWriter **paw)
         if (aw->status == 0) aw->status = OMCTI_ERR_STATE;   /* drop what is queued */
         pthread_cond_broadcast(&aw->changed);
         pthread_mutex_unlock(&aw->lock);
-        pthread_join(aw->thread, NULL);
+        join_waking(aw->thread, &aw->lock, &aw->changed, &aw->exited, aw->cancel);
     }
     pthread_mutex_destroy(&aw->lock);
     pthread_cond_destroy(&aw->changed);

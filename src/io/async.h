@@ -10,17 +10,23 @@
 typedef struct AsyncReader AsyncReader;
 typedef struct AsyncWriter AsyncWriter;
 
-/* Starts a thread that reads r into a ring of `depth` pictures. r stays
- * owned by the caller and must outlive the AsyncReader. */
-int  async_reader_start(AsyncReader **ar, VideoReader *r, int depth, char *err, size_t errlen);
+/* Starts a thread that reads r into a ring of `depth` pictures (allocated
+ * when the first picture arrives). r stays owned by the caller and must
+ * outlive the AsyncReader. cancel (may be NULL; must outlive it too): the
+ * waits of next/acquire/drain return OMCTI_ERR_INTERRUPT within 100 ms of
+ * a request, and stop wakes a thread blocked in I/O with its signal. */
+int  async_reader_start(AsyncReader **ar, VideoReader *r, int depth, const IoCancel *cancel,
+                        char *err, size_t errlen);
 /* The next picture: 1, 0 at the end, < 0 on error (message in err). The
  * picture stays valid until the next call. */
 int  async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errlen);
+/* The timestamp of the picture the last next() returned (video_reader_pts). */
+int64_t async_reader_pts(const AsyncReader *ar);
 void async_reader_stop(AsyncReader **ar);
 
 /* Starts a thread that writes pictures of w x h to vw. */
 int  async_writer_start(AsyncWriter **aw, VideoWriter *vw, int w, int h, int depth,
-                        char *err, size_t errlen);
+                        const IoCancel *cancel, char *err, size_t errlen);
 /* A free picture to fill, then commit it: written in commit order. Returns
  * < 0 (message in err) once the writer thread has failed. */
 int  async_writer_acquire(AsyncWriter *aw, OmctiPicture *pic, char *err, size_t errlen);

@@ -63,6 +63,10 @@ typedef struct FFReader {
     int eof_sent;              /* NULL packet sent: the decoder drains    */
     int ended;                 /* read() returned 0                       */
     int truncated;             /* the demuxer hit the end mid-packet      */
+    int lost_sync;             /* the demuxer gave up before the end      */
+    int64_t stop_pos, size;    /* where reading stopped, the file's size  */
+    int64_t end_ts;            /* end of the latest packet (stream tb)    */
+    int64_t max_gap;           /* longest time between two pictures       */
     int64_t packets;           /* packets of our stream sent              */
     int64_t bad;               /* rejected packets + dropped pictures     */
     int64_t concealed;         /* pictures passed on with concealment     */
@@ -71,6 +75,23 @@ typedef struct FFReader {
     int64_t pictures;          /* pictures returned                       */
     int in_a_row;              /* consecutive decode errors               */
 } FFReader;
+
+/* libavformat's I/O retries a read that a signal interrupted (EINTR)
+ * unless this says stop: Ctrl-C ends a read blocked on a pipe or FIFO. */
+static int ff_interrupt(void *opaque)
+{
+    const IoCancel *cancel = opaque;
+    return cancel && cancel->requested && cancel->requested();
+}
+
+/* A demuxer context that stops when cancel is requested, or NULL. */
+static AVFormatContext *ff_alloc_input(const IoCancel *cancel)
+{
+    AVFormatContext *fmt = avformat_alloc_context();
+    if (fmt && cancel)
+        fmt->interrupt_callback = (AVIOInterruptCB){ ff_interrupt, (void *)cancel };
+    return fmt;
+}
 
 static void ff_reader_free(FFReader *p)
 {
@@ -107,11 +128,35 @@ static void warn_damage(const VideoReader *r, const FFReader *p)
     /* Demuxers report a file cut short as a plain end of file; the length
      * in the header tells. 1% of slack: the guess comes from a duration. */
     const int64_t expect = r->info.nb_frames;
-    const int short_end = expect > 0 && p->pictures < expect - 2 - expect / 100;
-    if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading)
+    int short_end = expect > 0 && p->pictures < expect - 2 - expect / 100;
+    if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading && !p->lost_sync)
         return;
-    fprintf(stderr, "omcti: warning: '%s':", r->path);
-    if (p->truncated || short_end)
+    /* Truncated: the data stops before the time the header gives. Data
+     * that goes on to the end while pictures are missing, or a demuxer
+     * that gave up far from the end, is damage inside the file. */
+    const AVStream *st = p->fmt->streams[p->stream];
+    const int64_t dur = st->duration > 0 ? st->duration
+                      : p->fmt->duration > 0 ? av_rescale_q(p->fmt->duration, AV_TIME_BASE_Q,
+                                                            st->time_base) : 0;
+    const int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
+    const AVRational frame = { (int)r->info.fps.den, (int)r->info.fps.num };   /* 1/fps */
+    const int64_t slack = frame.num > 0 && frame.den > 0
+                              ? av_rescale_q(3, frame, st->time_base) : 0;   /* 3 frames */
+    const int reached_end = dur > 0 && p->end_ts - start >= dur - slack;
+    /* Fewer pictures than the nominal rate promises, all the way to the
+     * end and without a hole: a variable frame rate, not damage. */
+    if (short_end && reached_end && !p->truncated && p->max_gap <= 4 * slack / 3)
+        short_end = 0;
+    if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading && !p->lost_sync)
+        return;
+    char name[1024];
+    fprintf(stderr, "omcti: warning: '%s':", io_printable(r->path, name, sizeof name));
+    if (p->lost_sync && p->size > 0 && p->stop_pos < p->size - 65536)
+        fprintf(stderr, " the file is damaged at about byte %lld of %lld, the rest could not "
+                "be read;", (long long)p->stop_pos, (long long)p->size);
+    else if (short_end && reached_end && !p->truncated)
+        fprintf(stderr, " the file is damaged inside (pictures are missing, its end is there);");
+    else if (p->truncated || short_end || p->lost_sync)
         fprintf(stderr, " the file ends early (truncated?);");
     if (p->bad)
         fprintf(stderr, " %lld of %lld packets could not be decoded and were skipped;",
@@ -181,9 +226,13 @@ static int decode_next(const VideoReader *r, FFReader *p, char *err, size_t errl
                 if (p->fmt->pb && (avio_feof(p->fmt->pb) || p->fmt->pb->eof_reached))
                     p->truncated = 1;
                 else if (ret == AVERROR_INVALIDDATA)
-                    p->truncated = 1;   /* demuxer lost sync for good */
+                    p->lost_sync = 1;   /* damage the demuxer cannot pass */
                 else
                     return ffio_fail_av(err, errlen, OMCTI_ERR_IO, r->path, ret, "read error");
+            }
+            if (p->fmt->pb) {
+                p->stop_pos = avio_tell(p->fmt->pb);
+                p->size = avio_size(p->fmt->pb);
             }
             ret = avcodec_send_packet(p->dec, NULL);
             if (ret < 0 && ret != AVERROR_EOF)
@@ -197,6 +246,8 @@ static int decode_next(const VideoReader *r, FFReader *p, char *err, size_t errl
         }
         if (p->pkt->flags & AV_PKT_FLAG_CORRUPT)
             p->truncated |= p->fmt->pb && avio_feof(p->fmt->pb);
+        if (p->pkt->pts != AV_NOPTS_VALUE)
+            p->end_ts = FFMAX(p->end_ts, p->pkt->pts + FFMAX(p->pkt->duration, 0));
         p->packets++;
         ret = avcodec_send_packet(p->dec, p->pkt);
         av_packet_unref(p->pkt);
@@ -272,6 +323,11 @@ static int ff_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)
     }
     pic->width = p->width;
     pic->height = p->height;
+    const int64_t prev = p->pictures ? r->pts : VIDEO_NO_PTS;
+    r->pts = f->best_effort_timestamp != AV_NOPTS_VALUE ? f->best_effort_timestamp
+           : f->pts != AV_NOPTS_VALUE ? f->pts : VIDEO_NO_PTS;
+    if (prev != VIDEO_NO_PTS && r->pts != VIDEO_NO_PTS && r->pts - prev > p->max_gap)
+        p->max_gap = r->pts - prev;
     p->pictures++;
     return 1;
 }
@@ -293,7 +349,9 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "'%s': cannot index a stream that is not seekable", r->path);
     char *url = ffio_local_url(r->path);
-    int ret = avformat_open_input(&fmt, url ? url : r->path, p->fmt->iformat, NULL);
+    int ret = (fmt = ff_alloc_input(r->cancel)) ? 0 : AVERROR(ENOMEM);
+    if (ret == 0)
+        ret = avformat_open_input(&fmt, url ? url : r->path, p->fmt->iformat, NULL);
     free(url);
     if (ret < 0)
         return ffio_fail_av(err, errlen, OMCTI_ERR_IO, r->path, ret, "cannot open");
@@ -379,10 +437,14 @@ static int ff_skip_to(VideoReader *r, FFReader *p, int64_t ts, char *err, size_t
             p->pending = 1;
             return 1;
         }
-        if (t > ts)
-            return first ? 0 : set_error(err, errlen, OMCTI_ERR_FORMAT,
-                                         "'%s': no picture has timestamp %lld (the frame index "
-                                         "does not match the file)", r->path, (long long)ts);
+        if (t > ts && first)
+            return 0;
+        if (t > ts) {
+            /* The picture at ts did not decode (damage): start at the next
+             * one, as the whole run, which skips it too, goes on there. */
+            p->pending = 1;
+            return 1;
+        }
         av_frame_unref(p->frame);
     }
 }
@@ -540,7 +602,8 @@ static char field_order_char(enum AVFieldOrder fo)
     }
 }
 
-int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen)
+int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, char *err,
+                   size_t errlen)
 {
     *out = NULL;
     ffio_quiet_libav();
@@ -561,8 +624,17 @@ int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen
     int ret;
 
     char *url = ffio_local_url(path);
+    if (!(p->fmt = ff_alloc_input(cancel))) {
+        free(url);
+        free(p);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
+    }
     ret = avformat_open_input(&p->fmt, url ? url : path, NULL, NULL);
     free(url);
+    if (ret == AVERROR_EXIT) {
+        ff_reader_free(p);
+        return set_error(err, errlen, OMCTI_ERR_INTERRUPT, "interrupted");
+    }
     if (ret < 0) {
         ff_reader_free(p);
         if (ret == AVERROR(ENOENT) || ret == AVERROR(EACCES) || ret == AVERROR(EISDIR) ||
@@ -601,9 +673,15 @@ int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen
 
     const AVCodec *codec = avcodec_find_decoder(par->codec_id);
     if (!codec) {
+        /* par belongs to p->fmt: name the codec before freeing it. */
+        if (par->codec_id == AV_CODEC_ID_NONE)
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video "
+                            "codec (the file names a codec FFmpeg does not know)", path);
+        else
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video "
+                            "codec '%s'", path, avcodec_get_name(par->codec_id));
         ff_reader_free(p);
-        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video codec '%s'",
-                         path, avcodec_get_name(par->codec_id));
+        return ret;
     }
     if (!(p->dec = avcodec_alloc_context3(codec)) || !(p->pkt = av_packet_alloc()) ||
         !(p->frame = av_frame_alloc())) {
@@ -642,6 +720,7 @@ int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
     }
     r->priv = p;
+    r->cancel = cancel;
 
     /* Decode the first picture now: its size and format are the truth
      * (stream headers can be absent or wrong), and a file with nothing
@@ -684,8 +763,16 @@ int ff_reader_open(VideoReader **out, const char *path, char *err, size_t errlen
     } else {
         fps = pick_fps(p->fmt, st, &vi->vfr);
     }
+    /* Constant rates are whole, 1000/1001 or simple fractions (12.5); an
+     * average such as 24239/894 comes from timestamps that vary. */
+    if (fps.den > 10 && fps.den != 1001)
+        vi->vfr = 1;
     vi->fps.num = fps.num;
     vi->fps.den = fps.den;
+    if (valid_q(st->time_base)) {
+        vi->time_base.num = st->time_base.num;
+        vi->time_base.den = st->time_base.den;
+    }
     AVRational sar = av_guess_sample_aspect_ratio(p->fmt, st, p->frame);
     if (valid_q(sar)) {
         av_reduce(&sar.num, &sar.den, sar.num, sar.den, INT_MAX);

@@ -474,6 +474,7 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
     vs->sample_aspect_ratio = p->enc->sample_aspect_ratio;
 
     p->nb_audio_out = 0;
+    char name[1024];
     if (with_audio && p->ain) {
         for (unsigned i = 0; i < p->ain->nb_streams; i++) {
             AVStream *is = p->ain->streams[i];
@@ -484,7 +485,7 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
                 if (!p->quiet)
                     fprintf(stderr, "omcti: notice: '%s': the %s container cannot hold %s "
                             "audio; audio stream %u dropped (use .mkv to keep it)\n",
-                            w->path, of->name, avcodec_get_name(is->codecpar->codec_id), i);
+                            io_printable(w->path, name, sizeof name), of->name, avcodec_get_name(is->codecpar->codec_id), i);
                 continue;
             }
             AVStream *os = avformat_new_stream(p->oc, NULL);
@@ -541,9 +542,20 @@ static void close_output(FFWriter *p)
 /* ---- writing ----------------------------------------------------------- */
 
 /* Muxes one video packet whose timestamps are in tb into p->oc's stream
- * vst, after the audio due before it. Takes the packet's data. */
+ * vst, after the audio due before it. Takes the packet's data.
+ *
+ * last_dts (the join; NULL for the encoder, whose decode times always
+ * rise): the previous packet's decode time in vst's time base. Pieces
+ * joined one after the other may have different reorder delays (a short
+ * piece without B-frames, then one with them), and the later piece's first
+ * decode times then fall before the earlier piece's last. They are raised
+ * to just after it, in the muxer's fine time base (1 ms for Matroska,
+ * fps x 2^k for MP4): they stay before the presentation times, which are
+ * at least a frame later. Equal decode times where the muxer allows them
+ * (AVFMT_TS_NONSTRICT), else one tick more. Without a collision nothing
+ * changes. */
 static int mux_video_packet(VideoWriter *w, FFWriter *p, AVStream *vst, AVRational tb,
-                            AVPacket *pkt, char *err, size_t errlen)
+                            AVPacket *pkt, int64_t *last_dts, char *err, size_t errlen)
 {
     const int64_t ts = pkt->dts != AV_NOPTS_VALUE ? pkt->dts : pkt->pts;
     if (ts != AV_NOPTS_VALUE) {
@@ -554,6 +566,17 @@ static int mux_video_packet(VideoWriter *w, FFWriter *p, AVStream *vst, AVRation
         }
     }
     av_packet_rescale_ts(pkt, tb, vst->time_base);
+    if (last_dts && pkt->dts != AV_NOPTS_VALUE) {
+        const int step = !(p->oc->oformat->flags & AVFMT_TS_NONSTRICT);
+        if (*last_dts != AV_NOPTS_VALUE && pkt->dts < *last_dts + step)
+            pkt->dts = *last_dts + step;
+        if (pkt->pts != AV_NOPTS_VALUE && pkt->dts > pkt->pts) {
+            av_packet_unref(pkt);
+            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the pieces' decode times "
+                             "cannot be continued (reorder delays too different)", w->path);
+        }
+        *last_dts = pkt->dts;
+    }
     pkt->stream_index = vst->index;
     pkt->pos = -1;
     int ret = av_interleaved_write_frame(p->oc, pkt);
@@ -576,7 +599,8 @@ static int encode(VideoWriter *w, FFWriter *p, AVFrame *f, char *err, size_t err
             return ffio_fail_av(err, errlen, OMCTI_ERR_IO, w->path, ret, "encoding");
         if (p->pkt->duration <= 0)
             p->pkt->duration = 1;   /* one picture: 1/fps */
-        if ((ret = mux_video_packet(w, p, p->vst, p->enc->time_base, p->pkt, err, errlen)) < 0)
+        if ((ret = mux_video_packet(w, p, p->vst, p->enc->time_base, p->pkt, NULL, err,
+                                    errlen)) < 0)
             return ret;
     }
 }
@@ -725,9 +749,11 @@ int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
     if (ret == RETRY_WITHOUT_AUDIO) {
         /* The muxer refused the audio (a codec it cannot store that
          * avformat_query_codec could not rule out): video only. */
+        char name[1024];
         if (!p->quiet)
             fprintf(stderr, "omcti: notice: '%s': the %s container refused the audio; "
-                    "audio dropped (use .mkv to keep it)\n", w->path, of->name);
+                    "audio dropped (use .mkv to keep it)\n",
+                    io_printable(w->path, name, sizeof name), of->name);
         close_output(p);
         ret = open_output(w, p, of, 0, err, errlen);
         if (ret == RETRY_WITHOUT_AUDIO)   /* cannot happen: no audio now */
@@ -811,15 +837,24 @@ static int join_compatible(const AVStream *a, const AVStream *b, const char *pa,
 /* Writes the held packets: with decode times up to just before next_dts,
  * or as they came when next_dts is AV_NOPTS_VALUE. */
 static int join_flush_held(VideoWriter *aw, FFWriter *audio, AVStream *vst, AVRational ftb,
-                           AVPacket **held, int *nheld, int64_t next_dts, char *err,
-                           size_t errlen)
+                           AVPacket **held, int *nheld, int64_t next_dts, int64_t *last_dts,
+                           char *err, size_t errlen)
 {
     int ret = 0;
+    /* A piece with no decode time at all (no reordering, or too short to
+     * have any): when its pictures come in presentation order, decoding
+     * them at their presentation times is exact, and gives the next
+     * piece's decode times something to follow. */
+    int in_order = 1;
+    for (int h = 1; h < *nheld; h++)
+        in_order &= held[h]->pts > held[h - 1]->pts;
     for (int h = 0; h < *nheld; h++) {
         if (ret == 0) {
             if (next_dts != AV_NOPTS_VALUE)
                 held[h]->dts = FFMIN(next_dts - (*nheld - h), held[h]->pts);
-            ret = mux_video_packet(aw, audio, vst, ftb, held[h], err, errlen);
+            else if (in_order)
+                held[h]->dts = held[h]->pts;
+            ret = mux_video_packet(aw, audio, vst, ftb, held[h], last_dts, err, errlen);
         }
         av_packet_free(&held[h]);
     }
@@ -838,7 +873,7 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
     AVPacket *pkt = av_packet_alloc();
     AVPacket *held[JOIN_HELD];
     int nheld = 0, ret = 0, header = 0;
-    int64_t total = 0;
+    int64_t total = 0, last_dts = AV_NOPTS_VALUE;
     memset(&audio, 0, sizeof audio);
     memset(&aw, 0, sizeof aw);
     aw.path = (char *)out;
@@ -885,9 +920,11 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
             if (is->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
                 continue;
             if (avformat_query_codec(of, is->codecpar->codec_id, FF_COMPLIANCE_NORMAL) == 0) {
+                char name[1024];
                 if (!quiet)
                     fprintf(stderr, "omcti: notice: '%s': the %s container cannot hold %s "
-                            "audio; audio stream %u dropped (use .mkv to keep it)\n", out,
+                            "audio; audio stream %u dropped (use .mkv to keep it)\n",
+                            io_printable(out, name, sizeof name),
                             of->name, avcodec_get_name(is->codecpar->codec_id), i);
                 continue;
             }
@@ -936,6 +973,8 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
             jp = &cur;
         }
         const AVStream *ist = jp->fmt->streams[jp->stream];
+        /* MPEG-TS starts its clock at 1.4 s: frames count from the start. */
+        const int64_t t0 = ist->start_time != AV_NOPTS_VALUE ? ist->start_time : 0;
         int64_t count = 0, lo = INT64_MAX, hi = INT64_MIN;
         int have_dts = 0;
         for (;;) {
@@ -959,13 +998,13 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
                 goto done;
             }
             /* Timestamps in frames of the piece, then of the whole. */
-            const int64_t idx = av_rescale_q(pkt->pts, ist->time_base, ftb);
+            const int64_t idx = av_rescale_q(pkt->pts - t0, ist->time_base, ftb);
             count++;
             lo = FFMIN(lo, idx);
             hi = FFMAX(hi, idx);
             pkt->pts = idx + total;
             if (pkt->dts != AV_NOPTS_VALUE)
-                pkt->dts = av_rescale_q(pkt->dts, ist->time_base, ftb) + total;
+                pkt->dts = av_rescale_q(pkt->dts - t0, ist->time_base, ftb) + total;
             pkt->duration = pkt->duration > 0 ? av_rescale_q(pkt->duration, ist->time_base, ftb)
                                               : 1;
             if (!have_dts && pkt->dts == AV_NOPTS_VALUE) {
@@ -982,17 +1021,17 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
                 have_dts = 1;
             }
             if (nheld && (ret = join_flush_held(&aw, &audio, vst, ftb, held, &nheld, pkt->dts,
-                                                err, errlen)) < 0) {
+                                                &last_dts, err, errlen)) < 0) {
                 av_packet_unref(pkt);
                 goto done;
             }
             have_dts |= pkt->dts != AV_NOPTS_VALUE;
-            if ((ret = mux_video_packet(&aw, &audio, vst, ftb, pkt, err, errlen)) < 0)
+            if ((ret = mux_video_packet(&aw, &audio, vst, ftb, pkt, &last_dts, err, errlen)) < 0)
                 goto done;
         }
         /* A piece without any decode time (intra-only streams): as they came. */
-        if ((ret = join_flush_held(&aw, &audio, vst, ftb, held, &nheld, AV_NOPTS_VALUE, err,
-                                   errlen)) < 0)
+        if ((ret = join_flush_held(&aw, &audio, vst, ftb, held, &nheld, AV_NOPTS_VALUE,
+                                   &last_dts, err, errlen)) < 0)
             goto done;
         if (!count || lo != 0 || hi != count - 1) {
             ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': %s", pieces[k],

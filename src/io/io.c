@@ -28,6 +28,8 @@ VideoReader *video_reader_new(const VideoReaderOps *ops, const char *path)
     r->path = strdup(path);
     r->info.nb_frames = -1;
     r->info.interlace = '?';
+    r->info.time_base = (Rational){ 0, 1 };
+    r->pts = VIDEO_NO_PTS;
     if (!r->path) {
         free(r);
         return NULL;
@@ -47,32 +49,61 @@ static int starts_with_y4m_magic(const char *path)
 
 int video_reader_open(VideoReader **r, const char *path, char *err, size_t errlen)
 {
+    return video_reader_open_cancel(r, path, NULL, err, errlen);
+}
+
+int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *cancel,
+                             char *err, size_t errlen)
+{
     *r = NULL;
     if (!path || !*path)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "no input file given (use -i FILE)");
-    if (strcmp(path, "-")) {
+    int ret;
+    if (!strcmp(path, "-")) {
+        ret = y4m_reader_open(r, path, err, errlen);
+    } else {
         struct stat st;
         if (stat(path, &st) < 0)
-            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
-                             strerror(errno));
-        if (S_ISDIR(st.st_mode))
-            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': it is a directory",
-                             path);
-        if (access(path, R_OK) < 0)
-            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
-                             strerror(errno));
-    }
-    if (!strcmp(path, "-") || starts_with_y4m_magic(path))
-        return y4m_reader_open(r, path, err, errlen);
-    if (io_path_is_y4m(path))   /* named .y4m but no y4m header */
-        return y4m_reader_open(r, path, err, errlen);
+            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
+                            strerror(errno));
+        else if (S_ISDIR(st.st_mode))
+            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': it is a directory",
+                            path);
+        else if (access(path, R_OK) < 0)
+            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
+                            strerror(errno));
+        else if (!S_ISREG(st.st_mode) && !io_path_is_y4m(path))
+            /* A pipe, FIFO or device by name (<(...), /dev/stdin) can be
+             * read once only: no probe of our own, which would consume its
+             * first bytes; FFmpeg probes from its own buffer (and reads
+             * y4m too). Without FFmpeg it can only be y4m. */
 #if OMCTI_HAVE_FFMPEG
-    return ff_reader_open(r, path, err, errlen);
+            ret = ff_reader_open(r, path, cancel, err, errlen);
 #else
-    return set_error(err, errlen, OMCTI_ERR_FORMAT,
-                     "cannot read '%s': not a y4m file, and omcti was built without FFmpeg",
-                     path);
+            ret = y4m_reader_open(r, path, err, errlen);
 #endif
+        else if (!S_ISREG(st.st_mode) || starts_with_y4m_magic(path) || io_path_is_y4m(path))
+            ret = y4m_reader_open(r, path, err, errlen);   /* also: named .y4m, not y4m */
+        else
+#if OMCTI_HAVE_FFMPEG
+            ret = ff_reader_open(r, path, cancel, err, errlen);
+#else
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "cannot read '%s': not a y4m file, "
+                            "and omcti was built without FFmpeg", path);
+#endif
+    }
+    if (ret < 0) {
+        io_escape_message(err, errlen);
+        return ret;
+    }
+    (*r)->cancel = cancel;
+    return 0;
+}
+
+int io_path_is_regular(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 const VideoInfo *video_reader_info(const VideoReader *r)
@@ -80,9 +111,16 @@ const VideoInfo *video_reader_info(const VideoReader *r)
     return &r->info;
 }
 
+int64_t video_reader_pts(const VideoReader *r)
+{
+    return r->pts;
+}
+
 int video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)
 {
-    return r->ops->read(r, pic, err, errlen);
+    int ret = r->ops->read(r, pic, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
 }
 
 void video_reader_close(VideoReader **pr)
@@ -121,25 +159,47 @@ static int same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* A fresh, empty file beside path keeping its extension, so that the muxer
- * is still guessed from the name and the final rename never crosses a
- * filesystem. */
+/* NAME_MAX of the usual filesystems: a longer component is refused. */
+#define IO_NAME_MAX 255
+
+int io_sibling_name(char *out, size_t size, const char *path, const char *tag,
+                    const char *ext)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    const size_t dirlen = (size_t)(base - path);
+    size_t stem = strlen(base) - strlen(ext);
+    /* ".STEM.TAG EXT" must stay one legal name: shorten the stem (at a
+     * character boundary), never the part that makes the name unique. */
+    const size_t fixed = 2 + strlen(tag) + strlen(ext);
+    if (fixed >= IO_NAME_MAX) return -1;
+    if (stem > IO_NAME_MAX - fixed) {
+        stem = IO_NAME_MAX - fixed;
+        while (stem > 0 && ((unsigned char)base[stem] & 0xc0) == 0x80) stem--;
+    }
+    int n = snprintf(out, size, "%.*s.%.*s.%s%s", (int)dirlen, path, (int)stem, base, tag, ext);
+    return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+/* A fresh, empty file beside path keeping its extension (when short), so
+ * that the final rename never crosses a filesystem; the name stays within
+ * NAME_MAX however long the target's is. */
 char *io_make_temp_path(const char *path, char *err, size_t errlen)
 {
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     const char *dot = strrchr(base, '.');
-    const char *ext = dot && dot != base ? dot : "";
-    size_t dirlen = (size_t)(base - path);
-    size_t n = dirlen + strlen(base) + strlen(ext) + 32;
+    const char *ext = dot && dot != base && strlen(dot) <= 16 ? dot : "";
+    size_t n = strlen(path) + 32;
     char *tmp = malloc(n);
     if (!tmp) {
         set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    snprintf(tmp, n, "%.*s.%.*s.omcti-XXXXXX%s", (int)dirlen, path,
-             (int)(strlen(base) - strlen(ext)), base, ext);
-    int fd = mkstemps(tmp, (int)strlen(ext));
+    int fd = -1;
+    errno = ENAMETOOLONG;
+    if (io_sibling_name(tmp, n, path, "omcti-XXXXXX", ext) == 0)
+        fd = mkstemps(tmp, (int)strlen(ext));
     if (fd < 0) {
         set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
         free(tmp);
@@ -154,8 +214,97 @@ char *io_make_temp_path(const char *path, char *err, size_t errlen)
     return tmp;
 }
 
-int io_check_output(const char *path, const char *other, int overwrite, char *err,
-                    size_t errlen)
+/* Without overwrite the name must still be free at the end: a file that
+ * appeared during the run (another run, the user) is never replaced. The
+ * kernel checks and renames in one step (RENAME_NOREPLACE); filesystems
+ * without it get link() + unlink(), which fails on an existing name too;
+ * the last resort (no hard links, e.g. FAT) reserves the name with
+ * O_EXCL and renames over that empty file of ours. */
+static int move_no_replace(const char *tmp, const char *path)
+{
+#ifdef RENAME_NOREPLACE
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP && errno != EOPNOTSUPP)
+        return -errno;
+#endif
+    if (link(tmp, path) == 0) {
+        unlink(tmp);
+        return 0;
+    }
+    if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != ENOSYS)
+        return -errno;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return -errno;
+    close(fd);
+    return rename(tmp, path) < 0 ? -errno : 0;
+}
+
+int io_commit_output(const char *tmp, const char *path, int overwrite, int *kept, char *err,
+                     size_t errlen)
+{
+    *kept = 0;
+    int e = overwrite ? (rename(tmp, path) < 0 ? -errno : 0) : move_no_replace(tmp, path);
+    if (e == -EEXIST) {
+        *kept = 1;
+        return set_error(err, errlen, OMCTI_ERR_IO, "output '%s' appeared during the run and "
+                         "was not replaced (use -y to overwrite); the result is kept as '%s'",
+                         path, tmp);
+    }
+    if (e < 0)
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path,
+                         strerror(-e));
+    return 0;
+}
+
+/* One UTF-8 character at s (at most n bytes): its length when it is valid
+ * and printable (no C1 control), else 0. */
+static size_t printable_utf8(const unsigned char *s, size_t n)
+{
+    size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (s[0] >= 0xf5 || !len || len > n) return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    if (s[0] == 0xc2 && s[1] < 0xa0) return 0;                 /* U+0080..U+009F */
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+        (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf4 && s[1] >= 0x90))
+        return 0;                                              /* overlong, surrogate */
+    return len;
+}
+
+const char *io_printable(const char *s, char *buf, size_t size)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s), o = 0;
+    if (!size) return buf;
+    for (size_t i = 0; i < n;) {
+        size_t len = p[i] >= 0x20 && p[i] < 0x7f ? 1 : p[i] >= 0x80 ? printable_utf8(p + i, n - i)
+                                                                    : 0;
+        if (len) {
+            if (o + len >= size) break;
+            memcpy(buf + o, p + i, len);
+            o += len;
+            i += len;
+        } else {
+            if (o + 4 >= size) break;
+            snprintf(buf + o, 5, "\\x%02x", p[i]);
+            o += 4;
+            i++;
+        }
+    }
+    buf[o] = 0;
+    return buf;
+}
+
+void io_escape_message(char *msg, size_t size)
+{
+    char src[1024];
+    if (!msg || !size) return;
+    snprintf(src, sizeof src, "%s", msg);
+    io_printable(src, msg, size);
+}
+
+static int check_output(const char *path, const char *other, int overwrite, char *err,
+                        size_t errlen)
 {
     struct stat st;
     if (other && strcmp(other, "-") && (same_file(path, other) || !strcmp(path, other)))
@@ -172,6 +321,14 @@ int io_check_output(const char *path, const char *other, int overwrite, char *er
     return 0;
 }
 
+int io_check_output(const char *path, const char *other, int overwrite, char *err,
+                    size_t errlen)
+{
+    int ret = check_output(path, other, overwrite, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
+}
+
 int video_reader_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
 {
     memset(ix, 0, sizeof *ix);
@@ -181,6 +338,7 @@ int video_reader_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
                          r->path);
     int ret = r->ops->index(r, ix, err, errlen);
     if (ret < 0) {
+        io_escape_message(err, errlen);
         frame_index_free(ix);
         return ret;
     }
@@ -199,11 +357,13 @@ int video_reader_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char 
     if (!r->ops->seek)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': cannot seek in a stream "
                          "(segments need a file)", r->path);
-    return r->ops->seek(r, ix, frame, err, errlen);
+    int ret = r->ops->seek(r, ix, frame, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
 }
 
-int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info,
-                      const WriterOptions *opt, char *err, size_t errlen)
+static int writer_open(VideoWriter **out, const char *path, const VideoInfo *info,
+                       const WriterOptions *opt, char *err, size_t errlen)
 {
     *out = NULL;
     if (!path || !*path)
@@ -240,6 +400,8 @@ int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
     free(tmp);
+    w->overwrite = opt->overwrite;
+    w->cancel = opt->cancel;
     int ret;
 #if OMCTI_HAVE_FFMPEG
     if (!io_path_is_y4m(path))
@@ -248,6 +410,7 @@ int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info
 #endif
         ret = y4m_writer_open(&w, path, info, opt, err, errlen);
     if (ret < 0) {
+        io_escape_message(err, errlen);
         video_writer_abort(&w);
         return ret;
     }
@@ -255,18 +418,33 @@ int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info
     return 0;
 }
 
+int video_writer_open(VideoWriter **out, const char *path, const VideoInfo *info,
+                      const WriterOptions *opt, char *err, size_t errlen)
+{
+    int ret = writer_open(out, path, info, opt, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
+}
+
 int video_writer_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t errlen)
 {
-    return w->ops->write(w, pic, err, errlen);
+    int ret = w->ops->write(w, pic, err, errlen);
+    if (ret < 0) io_escape_message(err, errlen);
+    return ret;
 }
 
 int video_writer_finish(VideoWriter *w, char *err, size_t errlen)
 {
     int ret = w->ops->finish(w, err, errlen);
-    if (ret < 0) return ret;
-    if (w->tmp_path && rename(w->tmp_path, w->path) < 0)
-        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", w->path,
-                         strerror(errno));
+    if (ret < 0) {
+        io_escape_message(err, errlen);
+        return ret;
+    }
+    if (w->tmp_path &&
+        (ret = io_commit_output(w->tmp_path, w->path, w->overwrite, &w->kept, err, errlen)) < 0) {
+        io_escape_message(err, errlen);
+        return ret;
+    }
     w->finished = 1;
     return 0;
 }
@@ -277,7 +455,7 @@ void video_writer_abort(VideoWriter **pw)
     if (!w) return;
     if (w->ops && w->ops->close) w->ops->close(w);
     w->ops = NULL;
-    if (w->tmp_path) unlink(w->tmp_path);
+    if (w->tmp_path && !w->kept) unlink(w->tmp_path);
     video_writer_close(pw);
 }
 
@@ -287,7 +465,7 @@ void video_writer_close(VideoWriter **pw)
     if (!w) return;
     if (w->ops && w->ops->close) w->ops->close(w);
     /* Anything not renamed into place is not the user's file. */
-    if (w->tmp_path && !w->finished)
+    if (w->tmp_path && !w->finished && !w->kept)
         unlink(w->tmp_path);
     free(w->path);
     free(w->tmp_path);

@@ -16,6 +16,8 @@
 typedef struct VideoInfo {
     int width, height;
     Rational fps;            /* frames per second (nominal)                */
+    Rational time_base;      /* unit of the pictures' timestamps, 0/1 when
+                                they have none (y4m: the frame is the time) */
     Rational sar;            /* sample aspect ratio, 0/1 when unknown      */
     int64_t nb_frames;       /* best guess, -1 when unknown                */
     int has_audio;           /* an audio stream exists                     */
@@ -31,17 +33,35 @@ typedef struct VideoInfo {
     int color_primaries, color_trc, color_space, chroma_location;
 } VideoInfo;
 
+/* A way to stop blocking I/O from outside (Ctrl-C): requested() says a
+ * stop is wanted; wake_signal (0: none) is a signal whose handler was
+ * installed without SA_RESTART, sent to a thread blocked in read() or
+ * write() so that the call fails with EINTR. Both must be async-safe. */
+typedef struct IoCancel {
+    int (*requested)(void);
+    int wake_signal;
+} IoCancel;
+
 typedef struct VideoReader VideoReader;
 typedef struct VideoWriter VideoWriter;
 
 /* Opens path (or "-"). On failure returns a negative OMCTI_ERR_* code and a
  * one-line message naming the file and the cause in err. */
 int  video_reader_open(VideoReader **r, const char *path, char *err, size_t errlen);
+/* The same, with a way to stop reads blocked on a pipe or FIFO (may be
+ * NULL; must outlive the reader). */
+int  video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *cancel,
+                              char *err, size_t errlen);
 const VideoInfo *video_reader_info(const VideoReader *r);
 /* Reads the next picture: 1 on success, 0 at end of stream, < 0 on error.
  * The picture's planes belong to the reader and stay valid until the next
  * call. */
 int  video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen);
+/* The presentation timestamp of the picture the last read returned, in
+ * info.time_base (the container's, so variable frame rates are seen), or
+ * VIDEO_NO_PTS. */
+#define VIDEO_NO_PTS INT64_MIN
+int64_t video_reader_pts(const VideoReader *r);
 void video_reader_close(VideoReader **r);
 
 /* An exact frame count and a seek table, for converting one segment of a
@@ -96,6 +116,7 @@ typedef struct WriterOptions {
     const char *input_path;  /* to refuse writing over the input            */
     const char *src_pix_fmt; /* keep the input's pixel format where possible*/
     int quiet;
+    const IoCancel *cancel;  /* stops a write blocked on a pipe; may be NULL */
 } WriterOptions;
 
 /* The output goes to a temporary file beside path and is renamed into
@@ -114,7 +135,8 @@ int  y4m_reader_open(VideoReader **r, const char *path, char *err, size_t errlen
 int  y4m_writer_open(VideoWriter **w, const char *path, const VideoInfo *info,
                      const WriterOptions *opt, char *err, size_t errlen);
 #if OMCTI_HAVE_FFMPEG
-int  ff_reader_open(VideoReader **r, const char *path, char *err, size_t errlen);
+int  ff_reader_open(VideoReader **r, const char *path, const IoCancel *cancel, char *err,
+                    size_t errlen);
 int  ff_writer_open(VideoWriter **w, const char *path, const VideoInfo *info,
                     const WriterOptions *opt, char *err, size_t errlen);
 int  ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
@@ -141,6 +163,31 @@ void y4m_slots_abort(Y4mSlots **s);
  * overwrite, not the file `other` (may be NULL). */
 int io_check_output(const char *path, const char *other, int overwrite, char *err,
                     size_t errlen);
+
+/* The last step of the temporary-file-and-rename rule: moves the finished
+ * tmp to path. Without overwrite a file that appeared at path during the run
+ * is never replaced: then tmp is kept, *kept is set and the error names it
+ * (the caller must not remove it). */
+int io_commit_output(const char *tmp, const char *path, int overwrite, int *kept, char *err,
+                     size_t errlen);
+
+/* "DIR/.STEM.TAGEXT" beside path, with STEM (path's name without ext)
+ * shortened so that the name stays within 255 bytes: temporary files and
+ * folders of a legal output name are legal too. 0, or -1 when it cannot. */
+int io_sibling_name(char *out, size_t size, const char *path, const char *tag,
+                    const char *ext);
+
+/* s with every byte a terminal would act on (control characters, DEL, C1
+ * controls, invalid UTF-8) written as \xNN, into buf: names and file
+ * content quoted in messages cannot move the cursor, clear the screen or
+ * fake a line. Returns buf. */
+const char *io_printable(const char *s, char *buf, size_t size);
+/* The same, in place, for a whole message (at most 1023 bytes kept). */
+void io_escape_message(char *msg, size_t size);
+
+/* Whether path is a regular file (can be opened again, seeked, indexed),
+ * not stdin, a pipe, a FIFO or a device. */
+int io_path_is_regular(const char *path);
 
 /* Whether the path names y4m ("-" or *.y4m). */
 int io_path_is_y4m(const char *path);

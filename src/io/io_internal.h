@@ -21,6 +21,8 @@ struct VideoReader {
     const VideoReaderOps *ops;
     VideoInfo info;
     char *path;
+    const IoCancel *cancel;
+    int64_t pts;       /* of the last picture read, or VIDEO_NO_PTS         */
     void *priv;
 };
 
@@ -38,7 +40,10 @@ struct VideoWriter {
     char *path;        /* what the user asked for                         */
     char *tmp_path;    /* where the back end writes; NULL for stdout      */
     int to_stdout;
+    int overwrite;     /* -y: the final rename may replace a file          */
     int finished;
+    int kept;          /* the target appeared meanwhile: tmp_path is kept  */
+    const IoCancel *cancel;
     void *priv;
 };
 
@@ -54,8 +59,9 @@ VideoReader *video_reader_new(const VideoReaderOps *ops, const char *path);
 VideoWriter *video_writer_new(const VideoWriterOps *ops, const char *path,
                               const char *tmp_path, const VideoInfo *info);
 
-/* A fresh, empty file beside path with its extension (".NAME.omcti-XXXXXX.EXT"),
- * for the temporary-file-and-rename rule; NULL on failure (message in err). */
+/* A fresh, empty file beside path with its extension (".NAME.omcti-XXXXXX.EXT",
+ * NAME shortened to keep the name within 255 bytes), for the
+ * temporary-file-and-rename rule; NULL on failure (message in err). */
 char *io_make_temp_path(const char *path, char *err, size_t errlen);
 
 /* Size and modification time (ns) of a file, what an index is checked by. */
@@ -73,7 +79,8 @@ int y4m_format_header(char *buf, size_t size, const VideoInfo *info);
  * memory: 4 when its rows are unpadded, else 0 (the caller packs). */
 int y4m_frame_iov(const OmctiPicture *pic, struct iovec iov[4]);
 /* Writes all of iov (modified) to fd: at offset (pwritev) or, offset < 0,
- * where the file is (writev); retries short writes. 0 or -errno. */
-int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset);
+ * where the file is (writev); retries short writes, and interrupted ones
+ * unless cancel (may be NULL) is requested. 0 or -errno. */
+int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset, const IoCancel *cancel);
 
 #endif

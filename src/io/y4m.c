@@ -4,6 +4,7 @@
  * samples are refused with a clear message. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -338,12 +339,13 @@ int y4m_frame_iov(const OmctiPicture *pic, struct iovec iov[4])
     return 4;
 }
 
-int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset)
+int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset, const IoCancel *cancel)
 {
     int i = 0;
     while (i < n) {
         ssize_t got = offset < 0 ? writev(fd, iov + i, n - i) : pwritev(fd, iov + i, n - i, offset);
-        if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && errno == EINTR && !(cancel && cancel->requested && cancel->requested()))
+            continue;
         if (got < 0) return -errno;
         if (got == 0) return -ENOSPC;
         if (offset >= 0) offset += got;
@@ -367,7 +369,7 @@ static int y4m_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t 
         /* Unpadded planes go out as they are: no copy through stdio. */
         if (fflush(s->f) == EOF)
             goto write_error;
-        const int e = io_write_iov(fileno(s->f), iov, n, -1);
+        const int e = io_write_iov(fileno(s->f), iov, n, -1, w->cancel);
         if (e < 0)
             return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", name,
                              strerror(-e));
@@ -408,6 +410,9 @@ static void y4m_writer_close(VideoWriter *w)
 {
     Y4mWriter *s = w->priv;
     if (!s) return;
+    /* Unfinished output to a pipe: what stdio still holds is dropped, or
+     * exit() would block writing it to a reader that has stalled. */
+    if (!s->own_file && s->f && !w->finished) __fpurge(s->f);
     if (s->own_file && s->f) fclose(s->f);
     free(s);
     w->priv = NULL;

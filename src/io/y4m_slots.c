@@ -26,6 +26,7 @@
 struct Y4mSlots {
     char *path, *tmp_path;
     int fd;
+    int overwrite;
     int64_t frames;
     size_t header_len, frame_len;   /* frame_len includes "FRAME\n"        */
     int width, height;
@@ -79,7 +80,7 @@ static int view_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t
                          "file", s->path, pic->width, pic->height, s->width, s->height);
     struct iovec iov[4];
     const int n = frame_iov(v, pic, iov);
-    const int e = io_write_iov(s->fd, iov, n, slot_offset(s, v->next));
+    const int e = io_write_iov(s->fd, iov, n, slot_offset(s, v->next), NULL);
     if (e < 0)
         return slot_error(s, -e, err, errlen);
     v->next++;
@@ -130,6 +131,7 @@ int y4m_slots_open(Y4mSlots **out, const char *path, const VideoInfo *info, int6
     Y4mSlots *s = calloc(1, sizeof *s);
     if (!s) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     s->fd = -1;
+    s->overwrite = opt->overwrite;
     s->frames = frames;
     s->width = info->width;
     s->height = info->height;
@@ -189,9 +191,19 @@ int y4m_slots_finish(Y4mSlots **ps, char *err, size_t errlen)
     Y4mSlots *s = *ps;
     int e = close(s->fd) < 0 ? errno : 0;
     s->fd = -1;
-    if (!e && rename(s->tmp_path, s->path) < 0) e = errno;
     if (e) {
         int ret = slot_error(s, e, err, errlen);
+        y4m_slots_abort(ps);
+        return ret;
+    }
+    int kept = 0;
+    int ret = io_commit_output(s->tmp_path, s->path, s->overwrite, &kept, err, errlen);
+    if (ret < 0) {
+        io_escape_message(err, errlen);
+        if (kept) {            /* the result is the user's now, under tmp */
+            free(s->tmp_path);
+            s->tmp_path = NULL;
+        }
         y4m_slots_abort(ps);
         return ret;
     }

@@ -389,7 +389,7 @@ static void test_core(TestState *ts)
     {
         char err2[512] = "";
         VideoReader *r = NULL;
-        CHECK(ts, ff_reader_open(&r, path, err2, sizeof err2) < 0 && strstr(err2, path) &&
+        CHECK(ts, ff_reader_open(&r, path, NULL, err2, sizeof err2) < 0 && strstr(err2, path) &&
                   strstr(err2, "No such file"), "ff_reader_open missing file: %s", err2);
     }
     static const char text[] = "This is not a video.\nJust some words in a text file.\n";

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `omcti farm` on a real one-node Slurm cluster (cluster.sh): the farmed
-# output has the single run's frames; a failing segment (the test hook
-# OMCTI_TEST_FAIL_SEGMENT, docs/cli.md) leaves no output and a one-line error
+# output has the single run's frames; a failing segment (its piece's name
+# taken by a folder) leaves no output and a one-line error
 # naming it and its log; the rerun converts only that segment; a damaged
 # piece is found by its checksum, not by its existence.
 # usage: farm_test.sh OMCTI Y4MTOOL HAVE_FFMPEG CLUSTER_SH
@@ -50,10 +50,14 @@ expect "farm reports progress" "grep -q 'segments done 4 / 4' '$T/err'"
 expect "farmed frames = single run" "same '$T/whole.$EXT' '$T/out.$EXT'"
 
 # 2. segment 2 fails: no output, one line naming segment 2 and its log
-OMCTI_TEST_FAIL_SEGMENT=2 "${FARM[@]}" -q -o "$T/f.$EXT" --workdir "$T/w2" >"$T/out" 2>"$T/err"
-expect "failed farm exits 1" "[ $? -eq 1 ]"
+# (a natural failure of segment 2 only: its piece's name is taken by a folder)
+mkdir -p "$T/w2/piece-0002.$EXT"
+"${FARM[@]}" -q -o "$T/f.$EXT" --workdir "$T/w2" >"$T/out" 2>"$T/err"
+rc=$?
+rmdir "$T/w2/piece-0002.$EXT"
+expect "failed farm exits 1" "[ $rc -eq 1 ]"
 expect "one error line" "[ \$(grep -c . '$T/err') -eq 1 ]"
-expect "names segment 2 and its log" "grep -q '^omcti: farm: segment 2 of 4 failed.*fails on purpose.*log: .*/seg-2.log' '$T/err'"
+expect "names segment 2 and its log" "grep -q '^omcti: farm: segment 2 of 4 failed.*directory.*log: .*/seg-2.log' '$T/err'"
 expect "no output after a failed segment" "[ -z \"\$(ls -A '$T' | grep '^\\.\\?f\\.')\" ]"
 stat -c '%n %i %Y' "$T"/w2/piece-000{0,1,3}.$EXT > "$T/before" 2>/dev/null
 

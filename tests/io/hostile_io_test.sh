@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# The io layer against a hostile user (issue 13): files that are damaged or
+# lie, outputs that appear during the run, pipes by path, signals while
+# blocked on a pipe, huge headers, names no terminal should see raw.
+# usage: hostile_io_test.sh OMCTI Y4MTOOL HAVE_FFMPEG
+set -u
+OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3
+T=$(mktemp -d /tmp/omcti-hostile-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+have_ffmpeg_cli() { [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; }
+# one line on stderr, "omcti: " first, holding $2
+one_line() {
+    local lines; lines=$(grep -c . "$T/err")
+    [ "$lines" -eq 1 ] && grep -q "^omcti: .*$2" "$T/err" && ok ||
+        bad "$1: stderr '$(head -c 400 "$T/err")' is not one line with '$2'"
+}
+
+"$Y4M" gen 96 64 12 > "$T/s.y4m"
+HDR=$(head -1 "$T/s.y4m" | wc -c)
+FRAME=$((6 + 96 * 64 * 3 / 2))
+
+# --- item 3: a video stream without a decoder (renamed codec id) ---------
+if have_ffmpeg_cli; then
+    ffmpeg -v error -y -f lavfi -i testsrc=size=64x48:rate=25 -frames 6 -c:v mpeg4 "$T/v.mkv"
+    python3 -c 'import sys; d = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(d.replace(b"V_MPEG4/ISO/ASP", b"V_MPEG4/ISO/XYZ"))' \
+        "$T/v.mkv" "$T/nodec.mkv"
+    "$OMCTI" -i "$T/nodec.mkv" -o "$T/nodec-out.mkv" 2>"$T/err"; rc=$?
+    [ $rc -eq 1 ] && ok || bad "no decoder: exit $rc: $(head -c 300 "$T/err")"
+    one_line "no decoder" "no decoder for the video codec"
+    [ ! -e "$T/nodec-out.mkv" ] && ok || bad "no decoder: an output was written"
+fi
+
+# --- item 4: an output that appears during the run is never replaced -------
+# The stream stalls after a few frames (the output is open by then); the
+# file appears; then the stream ends and the run must keep its result aside.
+appears_meanwhile() {   # NAME OUTPUT [omcti options]
+    local name=$1 out=$2; shift 2
+    rm -f "$out"
+    { head -c $((HDR + 4 * FRAME)) "$T/s.y4m"; sleep 1.5; tail -c +$((HDR + 4 * FRAME + 1)) "$T/s.y4m"; } |
+        "$OMCTI" -q -i - -o "$out" "$@" 2>"$T/err" &
+    local pid=$!
+    sleep 0.7
+    echo PRECIOUS > "$out"
+    wait $pid; local rc=$?
+    [ $rc -eq 1 ] && ok || bad "$name: exit $rc, wanted 1: $(head -c 300 "$T/err")"
+    [ "$(cat "$out")" = PRECIOUS ] && ok || bad "$name: the file that appeared was replaced"
+    one_line "$name" "appeared during the run"
+    local kept; kept=$(sed -n "s/.*the result is kept as '\(.*\)'$/\1/p" "$T/err")
+    [ -n "$kept" ] && [ -s "$kept" ] && ok || bad "$name: the finished result is not kept ('$kept')"
+    rm -f "$kept"
+}
+appears_meanwhile "appears meanwhile (y4m)" "$T/race.y4m"
+[ "$HAVE_FFMPEG" = 1 ] && appears_meanwhile "appears meanwhile (mkv)" "$T/race.mkv"
+# with -y the file is replaced, as asked
+rm -f "$T/race.y4m"
+{ head -c $((HDR + 4 * FRAME)) "$T/s.y4m"; sleep 1.5; tail -c +$((HDR + 4 * FRAME + 1)) "$T/s.y4m"; } |
+    "$OMCTI" -q -y -i - -o "$T/race.y4m" 2>"$T/err" &
+pid=$!; sleep 0.7; echo PRECIOUS > "$T/race.y4m"; wait $pid; rc=$?
+[ $rc -eq 0 ] && [ "$(head -c 9 "$T/race.y4m")" = YUV4MPEG2 ] && ok || bad "-y: exit $rc, not replaced"
+# the in-place y4m of --workers: the file appears once the temporary file exists
+"$Y4M" gen 320 240 120 > "$T/w.y4m"
+rm -f "$T/wout.y4m"
+"$OMCTI" -q -i "$T/w.y4m" -o "$T/wout.y4m" --workers 2 --engine cpu 2>"$T/err" &
+pid=$!
+for _ in $(seq 200); do ls "$T"/.wout.omcti-* >/dev/null 2>&1 && break; sleep 0.02; done
+echo PRECIOUS > "$T/wout.y4m"
+wait $pid; rc=$?
+[ $rc -eq 1 ] && [ "$(cat "$T/wout.y4m")" = PRECIOUS ] && ok ||
+    bad "appears meanwhile (--workers y4m): exit $rc, $(head -c 20 "$T/wout.y4m")"
+rm -f "$T"/.wout.omcti-*
+
+# --- item 10: a header that promises a huge picture costs nothing until a frame --
+if [ -z "${OMCTI_SANITIZED:-}" ]; then
+    for stream in 'YUV4MPEG2 W16384 H16384 F25:1\n' 'YUV4MPEG2 W16384 H16384 F25:1\nFRAME\nabc'; do
+        # (without meson's MALLOC_PERTURB_, which writes every page malloc gives)
+        kb=$(env -u MALLOC_PERTURB_ python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[2:], input=sys.argv[1].encode().decode("unicode_escape").encode(),
+               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$stream" "$OMCTI" -i - -o -)
+        [ "$kb" -lt 200000 ] && ok || bad "header-only stream '$stream': max RSS $kb KiB before any frame"
+    done
+fi
+
+# --- item 8: SIGINT / SIGTERM while blocked on a pipe -----------------------
+# stops within a second (two under the sanitizers), exit 130, nothing left
+limit=1.0; [ -n "${OMCTI_SANITIZED:-}" ] && limit=2.0
+stops() {   # NAME SIGNAL PID T0 OUTPUT
+    local name=$1 sig=$2 pid=$3 out=$5
+    local t0; t0=$(date +%s.%N)
+    kill -"$sig" "$pid"; wait "$pid"; local rc=$?
+    local dt; dt=$(echo "$(date +%s.%N) - $t0" | bc)
+    [ $rc -eq 130 ] && ok || bad "$name: exit $rc, wanted 130: $(head -c 300 "$T/err")"
+    [ "$(echo "$dt < $limit" | bc)" = 1 ] && ok || bad "$name: took ${dt}s to stop"
+    if [ "$out" != - ]; then
+        [ ! -e "$out" ] && ! ls "$T"/.*omcti-* >/dev/null 2>&1 && ok ||
+            bad "$name: partial output left: $(ls -a "$T" | grep omcti)"
+    fi
+}
+"$Y4M" gen 320 240 60 > "$T/big.y4m"
+"$OMCTI" -i - -o "$T/sig.y4m" < <(head -c $((HDR + 3 * FRAME)) "$T/s.y4m"; sleep 20) 2>"$T/err" &
+pid=$!; sleep 1; stops "SIGINT, stalled upstream, output open" INT $pid 0 "$T/sig.y4m"
+"$OMCTI" -i - -o "$T/sig.y4m" < <(sleep 20) 2>"$T/err" &
+pid=$!; sleep 1; stops "SIGTERM, stalled upstream, no header yet" TERM $pid 0 "$T/sig.y4m"
+"$OMCTI" -q -i "$T/big.y4m" -o - > >(sleep 20) 2>"$T/err" &
+pid=$!; sleep 1.5; stops "SIGTERM, stalled downstream" TERM $pid 0 -
+"$OMCTI" -q -i - -o - < <(head -c $((HDR + 3 * FRAME)) "$T/s.y4m"; sleep 20) > >(sleep 20) 2>"$T/err" &
+pid=$!; sleep 1; stops "SIGINT, pipe to pipe" INT $pid 0 -
+
+# --- item 7: inputs that are pipes by path, read once, never reopened -------
+"$OMCTI" -q -i "$T/s.y4m" -o "$T/ref.y4m" 2>"$T/err" || bad "reference run: $(cat "$T/err")"
+frames_of() { tail -n +2 "$1"; }   # the frames, not the header
+"$OMCTI" -q -i <(cat "$T/s.y4m") -o "$T/p1.y4m" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s <(frames_of "$T/ref.y4m") <(frames_of "$T/p1.y4m") && ok ||
+    bad "-i <(cat s.y4m): exit $rc: $(head -c 300 "$T/err")"
+cat "$T/s.y4m" | "$OMCTI" -q -i /dev/stdin -o "$T/p2.y4m" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s <(frames_of "$T/ref.y4m") <(frames_of "$T/p2.y4m") && ok ||
+    bad "-i /dev/stdin (a pipe): exit $rc: $(head -c 300 "$T/err")"
+mkfifo "$T/fifo"
+cat "$T/s.y4m" > "$T/fifo" &
+"$OMCTI" -q -i "$T/fifo" -o "$T/p3.y4m" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && cmp -s <(frames_of "$T/ref.y4m") <(frames_of "$T/p3.y4m") && ok ||
+    bad "-i FIFO: exit $rc: $(head -c 300 "$T/err")"
+wait
+if have_ffmpeg_cli; then
+    ffmpeg -v error -y -f lavfi -i testsrc=size=96x64:rate=24 -f lavfi -i sine=f=440 -t 1 \
+        -c:v libx264 -pix_fmt yuv420p -c:a aac "$T/a.mkv" 2>/dev/null ||
+        ffmpeg -v error -y -f lavfi -i testsrc=size=96x64:rate=24 -f lavfi -i sine=f=440 -t 1 \
+            -c:v mpeg4 -c:a mp2 "$T/a.mkv"
+    "$OMCTI" -q -i "$T/a.mkv" -o "$T/pm-ref.y4m" 2>"$T/err"
+    "$OMCTI" -q -i <(cat "$T/a.mkv") -o "$T/pm.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && cmp -s "$T/pm-ref.y4m" "$T/pm.y4m" && ok ||
+        bad "-i <(cat a.mkv): exit $rc: $(head -c 300 "$T/err")"
+    cat "$T/a.mkv" | "$OMCTI" -i /dev/stdin -o "$T/pm.mkv" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "audio of a pipe cannot be copied" "$T/err" && ok ||
+        bad "mkv on /dev/stdin: exit $rc: $(head -c 300 "$T/err")"
+    # Ctrl-C while FFmpeg waits on a stalled pipe (in open, then mid-stream)
+    "$OMCTI" -q -i <(head -c 3000 "$T/a.mkv"; sleep 20) -o "$T/sig.mkv" 2>"$T/err" &
+    pid=$!; sleep 1; stops "SIGINT, FFmpeg input stalled in its header" INT $pid 0 "$T/sig.mkv"
+    "$OMCTI" -q -i <(cat "$T/a.mkv"; sleep 20) -o "$T/sig.mkv" 2>"$T/err" &
+    pid=$!; sleep 2; stops "SIGINT, FFmpeg input stalled mid-stream" INT $pid 0 "$T/sig.mkv"
+fi
+
+# --- item 12: a legal 254-byte output name; names and file content printed raw --
+long=$(printf 'n%.0s' $(seq 250))
+for ext in y4m mkv; do
+    [ $ext = mkv ] && [ "$HAVE_FFMPEG" != 1 ] && continue
+    for w in 1 2; do
+        "$OMCTI" -q -i "$T/s.y4m" -o "$T/$long.$ext" --workers $w 2>"$T/err"; rc=$?
+        [ $rc -eq 0 ] && [ -s "$T/$long.$ext" ] && ok ||
+            bad "254-byte name .$ext --workers $w: exit $rc: $(head -c 100 "$T/err")"
+        rm -f "$T/$long.$ext"
+    done
+done
+raw_free() {   # NAME: stderr holds no control byte but the newlines ending lines
+    if LC_ALL=C grep -q "$(printf '[\001-\011\013-\037\177]')" "$T/err"; then
+        bad "$1: control bytes printed: $(od -c "$T/err" | head -5)"
+    else ok; fi
+    one_line "$1" ""
+}
+"$OMCTI" -i "$T/no"$'\e[2J\nomcti: fake'".y4m" -o "$T/x.y4m" 2>"$T/err"
+raw_free "missing input named with escape and newline"
+printf 'YUV4MPEG2 W16 H16 F25:1 C\033[2J\r\n' | "$OMCTI" -i - -o - 2>"$T/err" >/dev/null
+raw_free "control bytes in a y4m header"
+printf 'YUV4MPEG2 W16 H16 F25:1\nFRAME\n' > "$T/e"$'\a\e]0;title\a'"vil.y4m"
+"$OMCTI" -i "$T/e"$'\a\e]0;title\a'"vil.y4m" -o "$T/x.mkv" 2>"$T/err" >/dev/null
+raw_free "a truncated input whose name holds BEL and OSC"
+
+# --- item 11: pieces of mixed reorder delay join (short pieces have no B-frames) --
+if have_ffmpeg_cli; then
+    "$Y4M" gen 96 64 6 > "$T/six.y4m"
+    for ext in mkv mp4 ts; do
+        for w in 2 3 4 5 6; do
+            "$OMCTI" -q -i "$T/six.y4m" -o "$T/six.$ext" --workers $w -y 2>"$T/err"; rc=$?
+            n=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames \
+                -of csv=p=0 "$T/six.$ext" 2>/dev/null | head -1)
+            d=$(ffmpeg -v error -i "$T/six.$ext" -f null - 2>&1 | head -c 200)
+            [ $rc -eq 0 ] && [ "$n" = 12 ] && [ -z "$d" ] && ok ||
+                bad "six frames --workers $w to .$ext: exit $rc, $n frames, $d $(head -c 200 "$T/err")"
+        done
+    done
+fi
+
+# --- item 12: --segment onto an existing piece without -y keeps its checksum ---
+"$OMCTI" -q -i "$T/s.y4m" -o "$T/piece.y4m" --segment 0/2 2>"$T/err"
+sum=$(ls "$T"/piece.y4m*.sum 2>/dev/null | head -1)
+if [ -n "$sum" ]; then
+    cp "$sum" "$T/sum.before"
+    "$OMCTI" -q -i "$T/s.y4m" -o "$T/piece.y4m" --segment 0/2 2>"$T/err"; rc=$?
+    [ $rc -ne 0 ] && cmp -s "$sum" "$T/sum.before" && ok ||
+        bad "--segment over an existing piece without -y: exit $rc, checksum $(ls "$sum" 2>&1)"
+    one_line "--segment over an existing piece" "already exists"
+else
+    bad "--segment wrote no checksum file"
+fi
+
+# --- item 12: damage inside a Matroska file is not called truncation ---------
+if have_ffmpeg_cli; then
+    ffmpeg -v error -y -f lavfi -i testsrc=size=160x120:rate=25 -t 8 -c:v mpeg4 -g 25 "$T/m.mkv"
+    python3 - "$T/m.mkv" "$T/mid.mkv" "$T/cut.mkv" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read()); n = len(d)
+open(sys.argv[3], "wb").write(d[:n * 2 // 3])
+for i in range(n // 2, n // 2 + n // 8): d[i] ^= 0xff
+open(sys.argv[2], "wb").write(d)
+PY
+    "$OMCTI" -q -y -i "$T/mid.mkv" -o "$T/mid.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "damaged" "$T/err" && ! grep -q "truncated" "$T/err" && ok ||
+        bad "damage mid-file: exit $rc: $(cat "$T/err")"
+    "$OMCTI" -q -y -i "$T/cut.mkv" -o "$T/cut.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "truncated" "$T/err" && ok || bad "truncated file: exit $rc: $(cat "$T/err")"
+fi
+
+# --- item 12: packets the decoder rejects: --workers converts what a plain run does --
+if have_ffmpeg_cli && ffmpeg -v error -y -f lavfi -i testsrc=size=160x120:rate=25 -t 8 -c:v libx264 \
+        -pix_fmt yuv420p -g 50 -bf 2 "$T/hb.mkv" 2>/dev/null; then
+    # 16 bytes garbled inside every 40th packet from the 30th (headers intact)
+    python3 - "$T/hb.mkv" "$T/pk.mkv" <<'PY'
+import json, subprocess, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+pk = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                "packet=pos,size", "-of", "json", sys.argv[1]], capture_output=True, text=True).stdout)["packets"]
+for p in pk[30::40]:
+    pos = int(p["pos"])
+    for i in range(pos + 8, pos + 24): d[i] ^= 0xa5
+open(sys.argv[2], "wb").write(d)
+PY
+    "$OMCTI" -q -i "$T/pk.mkv" -o "$T/pk1.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "could not be decoded" "$T/err" && ok || bad "damaged packets, plain run: exit $rc: $(cat "$T/err")"
+    for w in 2 3; do
+        "$OMCTI" -q -i "$T/pk.mkv" -o "$T/pk$w.y4m" --workers $w 2>"$T/err"; rc=$?
+        [ $rc -eq 0 ] && cmp -s "$T/pk1.y4m" "$T/pk$w.y4m" && ok ||
+            bad "damaged packets, --workers $w: exit $rc, not the plain run's output: $(grep -v warning "$T/err")"
+    done
+fi
+
+echo "hostile_io_test: $pass passed, $fail failed"
+[ $fail -eq 0 ]

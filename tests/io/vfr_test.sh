@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Variable frame rate (issue 13 item 5, issue 15 item 2): output frames are
+# placed by the input's timestamps in every container, so the duration is
+# the real one and the audio stays in sync at every point.
+# usage: vfr_test.sh OMCTI Y4MTOOL
+set -u
+OMCTI=$1 Y4M=$2
+command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "no ffmpeg CLI"; exit 77; }
+T=$(mktemp -d /tmp/omcti-vfr-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+near() { python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > float(sys.argv[3]))' "$@"; }
+
+# 2 s at 24 fps then 2 s at 30 fps (108 pictures), with a 4 s tone, stored
+# losslessly: input picture k is at k/24 s (k < 48), then 2 + (k - 48)/30 s.
+ffmpeg -v error -y -f lavfi -i "testsrc2=size=128x96:rate=24:duration=2" \
+    -f lavfi -i "testsrc2=size=128x96:rate=30:duration=2" -f lavfi -i "sine=f=440:duration=4" \
+    -filter_complex "[0:v][1:v]concat=n=2:v=1:a=0[v]" -map "[v]" -map 2:a -fps_mode vfr \
+    -c:v libx264 -qp 0 -pix_fmt yuv420p -c:a aac "$T/vfr.mp4" ||
+    { echo "cannot make the VFR clip (libx264?)"; exit 77; }
+ffmpeg -v error -y -i "$T/vfr.mp4" -c copy "$T/vfr.mkv"
+ffmpeg -v error -y -i "$T/vfr.mp4" -fps_mode passthrough -f yuv4mpegpipe "$T/in.y4m"
+
+for ext in mp4 mkv; do
+    # The rule (docs/cli.md): a VFR input's rate is its average rounded up to
+    # a common rate, here 30; 2x gives 60 fps. Output frame j is at j/60 s.
+    "$OMCTI" -y -i "$T/vfr.$ext" -o "$T/o.y4m" --engine cpu 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && ok || { bad "$ext: exit $rc: $(cat "$T/err")"; continue; }
+    grep -q "variable frame rate" "$T/err" && ok || bad "$ext: no VFR note: $(cat "$T/err")"
+    read -r w h fn fd n < <("$Y4M" info "$T/o.y4m")
+    [ "$fn/$fd" = 60/1 ] && ok || bad "$ext: output rate $fn/$fd, wanted 60/1"
+    # 4 s: 240 frames (the last picture held for its 1/30 s)
+    [ "$n" -ge 239 ] && [ "$n" -le 241 ] && ok || bad "$ext: $n output frames, wanted 240"
+    # originals where an output time meets an input time, in both parts
+    for pair in 0:0 12:30 24:60 47:118 48:120 57:138 63:150 78:180 93:210; do
+        k=${pair%%:*} j=${pair##*:}
+        "$Y4M" same "$T/in.y4m" "$k" "$T/o.y4m" "$j" && ok ||
+            bad "$ext: input picture $k is not output frame $j (misplaced in time)"
+    done
+    # encoded with audio: video and audio last 4 s, the frames are 1/60 s apart
+    "$OMCTI" -q -y -i "$T/vfr.$ext" -o "$T/o.$ext" 2>"$T/err" || bad "$ext: encoded run failed"
+    vtimes() { ffprobe -v error -select_streams v -show_entries frame=pts_time -of csv=p=0 "$1" |
+               awk -F, '$1 != "" {print $1}'; }
+    vd=$(vtimes "$T/o.$ext" | tail -1)
+    ad=$(ffprobe -v error -select_streams a -show_entries packet=pts_time,duration_time -of csv=p=0 "$T/o.$ext" |
+         tail -1 | awk -F, '{print $1 + $2}')
+    near "$vd" 3.983 0.02 && ok || bad "$ext: last video frame at $vd s, wanted 3.983"
+    near "$ad" 4.0 0.05 && ok || bad "$ext: audio ends at $ad s, wanted 4.0"
+    t120=$(vtimes "$T/o.$ext" | sed -n 121p)
+    near "$t120" 2.0 0.001 && ok || bad "$ext: output frame 120 (input picture 48, t = 2 s) at $t120 s"
+    # splitting a VFR input is refused (segments go by frame numbers)
+    "$OMCTI" -q -y -i "$T/vfr.$ext" -o "$T/w.$ext" --workers 2 2>"$T/err"; rc=$?
+    [ $rc -eq 1 ] && grep -q "variable frame rate" "$T/err" && [ ! -e "$T/w.$ext" ] && ok ||
+        bad "$ext --workers 2: exit $rc: $(cat "$T/err")"
+done
+
+# A Matroska file whose header says 25 fps while its pictures, from the
+# second half on, are 60 ms apart: 5 s, not 4.
+ffmpeg -v error -y -f lavfi -i "testsrc2=size=128x96:rate=25:duration=4" -f lavfi -i "sine=f=440:duration=5" \
+    -vf "setpts='if(gte(N,50),(50+(N-50)*1.5)/(25*TB),N/(25*TB))'" -fps_mode vfr -c:v ffv1 \
+    -c:a flac -shortest "$T/h25.mkv"
+"$OMCTI" -y -i "$T/h25.mkv" -o "$T/h.mkv" 2>"$T/err"; rc=$?
+d=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$T/h.mkv")
+[ $rc -eq 0 ] && near "$d" 5.0 0.05 && ok || bad "header 25 fps, 5 s of pictures: exit $rc, $d s: $(cat "$T/err")"
+grep -q "damaged\|truncated" "$T/err" && bad "VFR called damaged: $(cat "$T/err")" || ok
+
+# constant-rate inputs: frame numbers and timestamps give the same output
+"$Y4M" gen 96 64 20 > "$T/c.y4m"
+ffmpeg -v error -y -i "$T/c.y4m" -c:v ffv1 "$T/c.mkv"
+"$OMCTI" -q -y -i "$T/c.y4m" -o "$T/c1.y4m" --fps 60 && "$OMCTI" -q -y -i "$T/c.mkv" -o "$T/c2.y4m" --fps 60 &&
+    cmp -s <(tail -n +2 "$T/c1.y4m") <(tail -n +2 "$T/c2.y4m") && ok || bad "CFR mkv and y4m differ"
+
+echo "vfr_test: $pass passed, $fail failed"
+[ $fail -eq 0 ]
