@@ -93,6 +93,43 @@ else skipped "cuda without a GPU (a GPU is present)"; fi
 row "--segment on a pipe"   2 "not a pipe"       "$OMCTI" -i - -o "$T/out.y4m" --segment 0/2
 row "--devices with cpu"    2 "needs --engine cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cpu --devices all
 
+# --- eval --plot: no name reaches gnuplot as code, a missing folder fails up front ---
+if command -v gnuplot >/dev/null; then
+    H=$T/hostile; mkdir -p "$H"
+    "$Y4M" gen 32 32 6 > "$H/six.y4m"
+    # input names, --compare labels and plot names that would run `touch`
+    # as gnuplot code if pasted into its script (the issue's example and variants)
+    names=("clip';system('touch PWNED1');'"
+           "clip\";system(\"touch PWNED2\");\""
+           "clip\`touch PWNED3\`"
+           "clip\$(touch PWNED4)"
+           "clip'
+system('touch PWNED5')
+'"
+           "clip\\';system('touch PWNED6');'"
+           "clip@x';x='system(\"touch PWNED7\")")
+    k=0
+    for nm in "${names[@]}"; do
+        k=$((k + 1))
+        cp "$H/six.y4m" "$H/$nm.y4m"
+        (cd "$H" && "$OMCTI" eval -i "$nm.y4m" --methods blend --compare "six.y4m=$nm" \
+            --plot "$nm.png" >/dev/null 2>"$T/err"); rc=$?
+        [ $rc -eq 0 ] && [ -s "$H/$nm.png" ] && ok || bad "eval --plot, hostile name $k: exit $rc, plot $(ls "$H/$nm.png" 2>&1): $(cat "$T/err")"
+        rm -f "$H/$nm.y4m" "$H/$nm.png"
+    done
+    if ls -A "$H" / . | grep -q PWNED; then bad "eval --plot ran code from a name: $(ls -A "$H" | grep PWNED)"; else ok; fi
+    [ "$(ls -A "$H")" = six.y4m ] && ok || bad "eval --plot left files: $(ls -A "$H")"
+    # a plot into a missing folder: one line before any work, nothing on stdout
+    "$OMCTI" eval -i "$H/six.y4m" --methods blend --plot "$T/no-such-dir/p.png" >"$T/stdout" 2>"$T/err"; rc=$?
+    [ $rc -eq 1 ] && [ "$(grep -c . "$T/err")" -eq 1 ] && grep -q "^omcti: eval: cannot write the plot '$T/no-such-dir/p.png': No such file" "$T/err" &&
+        [ ! -s "$T/stdout" ] && ok || bad "eval --plot into a missing folder: exit $rc, stdout $(wc -c <"$T/stdout") bytes: $(cat "$T/err")"
+    cp "$H/six.y4m" "$T/six.keep"
+    "$OMCTI" eval -i "$H/six.y4m" --methods blend --plot "$H/six.y4m" >/dev/null 2>"$T/err"; rc=$?
+    [ $rc -ne 0 ] && grep -q "also an input" "$T/err" && cmp -s "$H/six.y4m" "$T/six.keep" && ok || bad "eval --plot onto its input: exit $rc: $(cat "$T/err")"
+else
+    skipped "eval --plot (gnuplot not installed)"
+fi
+
 # --- interruption: SIGINT removes the incomplete output ---
 "$Y4M" gen 352 288 400 > "$T/long.y4m"
 "$OMCTI" -i "$T/long.y4m" -o "$T/out.y4m" --threads 1 --search full 2>"$T/err" &   # seconds long
