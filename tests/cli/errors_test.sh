@@ -93,6 +93,47 @@ else skipped "cuda without a GPU (a GPU is present)"; fi
 row "--segment on a pipe"   2 "not a pipe"       "$OMCTI" -i - -o "$T/out.y4m" --segment 0/2
 row "--devices with cpu"    2 "needs --engine cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cpu --devices all
 
+# --- a frame index (--index, the side file of omcti farm) is checked like an input ---
+# in.y4m: 64x48 4:2:0, so every frame is "FRAME\n" and 4608 bytes after the header
+hdr=$(head -1 "$T/in.y4m" | wc -c)
+index() {   # FRAMES KEYS [KEY...]: an index for in.y4m (its real size and time)
+    local frames=$1 keys=$2; shift 2
+    printf 'omcti-frame-index 1\nfile %s %s\nkind offset 0\nframes %s\nkeys %s\n' \
+        "$(stat -c %s "$T/in.y4m")" "$(date -r "$T/in.y4m" +%s%N)" "$frames" "$keys"
+    for k in "$@"; do printf '%s\n' "$k"; done
+}
+offsets=(); for k in 0 1 2 3 4 5 6 7; do offsets+=($((hdr + k * 4614))); done
+index 8 1 "${offsets[@]}" > "$T/good.idx"
+row "--index, a valid index"  0 "" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/good.idx"
+idxrow() {   # NAME: $T/bad.idx is refused with one line naming it, no crash
+    row "--index: $1" 1 "'$T/bad.idx': not a valid omcti frame index" \
+        "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/bad.idx"
+}
+index 2305843009213693952 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "2^61 frames (8*count wraps)"
+index 2305843009213693953 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "2^61+1 frames"
+index 9223372036854775807 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "INT64_MAX frames"
+index 99999999999999999999 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "frames overflow int64"
+index -1 1 > "$T/bad.idx"; idxrow "negative frames"
+index 9 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "fewer keys than frames"
+index 8 1 "${offsets[@]}" 999 > "$T/bad.idx"; idxrow "data after the keys"
+index 8 1 "${offsets[0]}" "${offsets[2]}" "${offsets[1]}" "${offsets[@]:3}" > "$T/bad.idx"; idxrow "keys out of order"
+index 8 1 "${offsets[@]:0:7}" 99999999 > "$T/bad.idx"; idxrow "an offset past the input"
+index 8 1 -5 "${offsets[@]:1}" > "$T/bad.idx"; idxrow "a negative offset"
+index 8 1 "${offsets[@]:0:7}" 1e9 > "$T/bad.idx"; idxrow "a key that is not a number"
+index 8 0 > "$T/bad.idx"; idxrow "a y4m index without keys"
+index 8 7 "${offsets[@]}" > "$T/bad.idx"; idxrow "keys 7"
+index 8 1 "${offsets[@]}" | sed 's/kind offset 0/kind offset 99999999999/' > "$T/bad.idx"; idxrow "stream out of range"
+index 8 1 "${offsets[@]}" | sed 's/kind offset 0/kind nonsense 0/' > "$T/bad.idx"; idxrow "unknown kind"
+index 8 1 "${offsets[@]}" | sed 's/^frames 8/frames 8 8/' > "$T/bad.idx"; idxrow "two values for frames"
+index 8 1 "${offsets[@]}" | sed 's/^frames 8/frames +8/' > "$T/bad.idx"; idxrow "frames +8"
+{ index 8 1; head -c 100000 /dev/zero | tr '\0' 7; } > "$T/bad.idx"; idxrow "an endless line"
+index 8 1 "${offsets[@]}" | head -c 60 > "$T/bad.idx"; idxrow "truncated header"
+printf 'omcti-frame-index 2\n' > "$T/bad.idx"; idxrow "unknown version"
+row "--index: not an index" 1 "not an omcti frame index" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/in.y4m"
+row "--index: a directory" 1 "is a directory" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T"
+cp "$T/in.y4m" "$T/in2.y4m"
+row "--index: another file's" 2 "made for another version" "$OMCTI" -q -i "$T/in2.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/good.idx"
+
 # --- eval --plot: no name reaches gnuplot as code, a missing folder fails up front ---
 if command -v gnuplot >/dev/null; then
     H=$T/hostile; mkdir -p "$H"
