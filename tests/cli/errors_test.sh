@@ -91,6 +91,9 @@ if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L
 else skipped "cuda without a GPU (a GPU is present)"; fi
 
 row "--segment on a pipe"   2 "not a pipe"       "$OMCTI" -i - -o "$T/out.y4m" --segment 0/2
+row "--workers 65"          2 "--workers: 65 is out of range (1..64)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --workers 65
+row "--workers 256"         2 "--workers: 256 is out of range (1..64)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --workers=256
+row "--devices 0-64"        2 "--devices: 64 is out of range (0..63)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cuda --devices 0-64
 row "--devices with cpu"    2 "needs --engine cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cpu --devices all
 
 # --- a frame index (--index, the side file of omcti farm) is checked like an input ---
