@@ -543,10 +543,8 @@ int cli_convert(int argc, char **argv)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
     char key[8192] = "";
     if (opt.seg_count) {
-        char sum[PATH_MAX + 8];
         segment_options_key(&opt, j->n, key, sizeof key);
-        piece_sum_path(opt.output, sum, sizeof sum);
-        if (strcmp(opt.output, "-")) unlink(sum);   /* stale until the piece is complete */
+        if ((ret = piece_sum_prepare(&opt, j->err, sizeof j->err)) < 0) goto out;
     }
     int64_t fail_at = -1;
     const char *hook = getenv("OMCTI_TEST_FAIL_SEGMENT");
