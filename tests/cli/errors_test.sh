@@ -96,6 +96,16 @@ row "--workers 256"         2 "--workers: 256 is out of range (1..64)" "$OMCTI" 
 row "--devices 0-64"        2 "--devices: 64 is out of range (0..63)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cuda --devices 0-64
 row "--devices with cpu"    2 "needs --engine cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cpu --devices all
 
+# --- names with control bytes: the error is still one line, nothing reaches the terminal raw ---
+row "a name with a newline"    1 "cannot open '$T/a\\\\nb.y4m'" "$OMCTI" -i "$T/a
+b.y4m" -o "$T/out.y4m"
+row "a name with an escape sequence" 1 "cannot open '$T/\\\\x1b\[31mred.y4m'" "$OMCTI" -i "$T/"$'\e'"[31mred.y4m" -o "$T/out.y4m"
+grep -q $'\e' "$T/err" && bad "an escape byte reached stderr" || ok
+cp "$T/in.y4m" "$T/x
+y.y4m"
+row "join, a piece named with a newline" 1 "'$T/x\\\\ny.y4m' has no checksum file" "$OMCTI" join -o "$T/out.y4m" "$T/x
+y.y4m" "$T/in.y4m"
+
 # --- a frame index (--index, the side file of omcti farm) is checked like an input ---
 # in.y4m: 64x48 4:2:0, so every frame is "FRAME\n" and 4608 bytes after the header
 hdr=$(head -1 "$T/in.y4m" | wc -c)
