@@ -85,6 +85,18 @@ static int absolute(const char *path, char *out, char *err, size_t errlen)
     return 0;
 }
 
+/* path for a Slurm file name pattern (--output): '%' starts a replacement
+ * there, so a literal one is doubled. */
+static void slurm_pattern(char *dst, size_t len, const char *path)
+{
+    size_t n = 0;
+    for (; *path && n + 2 < len; path++) {
+        if (*path == '%') dst[n++] = '%';
+        dst[n++] = *path;
+    }
+    dst[n] = 0;
+}
+
 /* 'text' for a POSIX shell. */
 static void sh_quote(FILE *f, const char *s)
 {
@@ -273,6 +285,12 @@ static int prepare(Farm *f)
     if (!realpath(wd, f->dir_abs))
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", wd,
                          strerror(errno));
+    /* Slurm takes a backslash in --output as "no replacements", which would
+     * send every task's log to one file. */
+    if (strchr(f->dir_abs, '\\'))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: the workdir '%s' has "
+                         "a backslash in its name, which Slurm's log names cannot hold; choose "
+                         "another with --workdir", f->dir_abs);
     char logs[PATH_MAX + 8];
     snprintf(logs, sizeof logs, "%s/logs", f->dir_abs);
     if (mkdir(logs, 0777) < 0 && errno != EEXIST)
@@ -561,11 +579,13 @@ int cli_farm(int argc, char **argv)
         goto fail;
     }
     long array_id = -1, join_id = -1;
-    char spec[8192], arr[8300], log[PATH_MAX + 64], jlog[PATH_MAX + 64], cpus[32], dep[64];
+    char spec[8192], arr[8300], log[2 * PATH_MAX + 64], jlog[2 * PATH_MAX + 64], cpus[32],
+        dep[64], dir[2 * PATH_MAX];
+    slurm_pattern(dir, sizeof dir, f->dir_abs);
     if (n_todo) {
         array_spec(todo, n_todo, spec, sizeof spec);
         snprintf(arr, sizeof arr, "--array=%s", spec);
-        snprintf(log, sizeof log, "--output=%s/logs/seg-%%a.log", f->dir_abs);
+        snprintf(log, sizeof log, "--output=%s/logs/seg-%%a.log", dir);
         const char *extra[6] = { arr, log, "--job-name=omcti-seg" };
         int ne = 3;
         if (f->threads_given) {
@@ -577,7 +597,7 @@ int cli_farm(int argc, char **argv)
             goto fail;
         }
     }
-    snprintf(jlog, sizeof jlog, "--output=%s/logs/join.log", f->dir_abs);
+    snprintf(jlog, sizeof jlog, "--output=%s/logs/join.log", dir);
     snprintf(dep, sizeof dep, "--dependency=afterok:%ld", array_id);
     const char *jextra[4] = { jlog, "--job-name=omcti-join", dep, "--kill-on-invalid-dep=yes" };
     if ((ret = submit(f, jextra, n_todo ? 4 : 2, join_script, &join_id)) < 0) {
