@@ -11,7 +11,7 @@
 #include "src/io/io.h"
 
 static const char join_usage[] =
-"usage: omcti join -o OUTPUT PIECE... [--audio-from INPUT] [-y] [-q]\n"
+"usage: omcti join -o OUTPUT [--audio-from INPUT] [-y] [-q] [--] PIECE...\n"
 "\n"
 "Joins the pieces written by `omcti --segment I/N` into OUTPUT without\n"
 "re-encoding: packets are copied and their timestamps continued from piece\n"
@@ -24,7 +24,8 @@ static const char join_usage[] =
 "  --audio-from FILE   stream-copy the audio of FILE (the original input) under\n"
 "                      the video, as a plain conversion does (not for --slowmo)\n"
 "  -y                  overwrite OUTPUT if it exists\n"
-"  -q, --quiet         no summary line\n";
+"  -q, --quiet         no summary line\n"
+"  --                  the rest are pieces, even names that start with '-'\n";
 
 int cli_join(int argc, char **argv)
 {
@@ -33,8 +34,16 @@ int cli_join(int argc, char **argv)
     char err[1024];
     const char **pieces = calloc((size_t)argc + 1, sizeof *pieces);
     if (!pieces) return cli_error(EXIT_FAILURE_RUN, "out of memory");
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, options = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!options || !strcmp(a, "-")) {
+            pieces[n++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--")) {   /* pieces only from here on ("-p1.mkv") */
+            options = 0;
+            continue;
+        }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(join_usage, stdout);
             free(pieces);

@@ -163,7 +163,11 @@ one_line_error "--segment: a foreign OUT.sum" "is not an omcti checksum file"
 expect "--segment -y replaces it" "[ $? -eq 0 ] && grep -q '^piece 2 12$' '$T/mine.y4m.sum'"
 "$OMCTI" -q -i "$T/in.y4m" -o "$T/mine2.y4m" --segment 2/12 2>"$T/err"
 expect "--segment: a piece's .sum names its place" "grep -q '^omcti-piece 2$' '$T/mine2.y4m.sum' && grep -q '^range ' '$T/mine2.y4m.sum' && grep -q '^frames ' '$T/mine2.y4m.sum'"
-rm -rf "$J" "$T"/jg*.y4m "$T"/mine*
+# pieces whose names start with '-' (after --)
+(cd "$J" && for i in 0 1; do "$OMCTI" -q -i "$T/in.y4m" -o "-d$i.y4m" --segment $i/2 --threads 1; done &&
+    "$OMCTI" join -q -o "$T/jd.y4m" -- -d1.y4m -d0.y4m) 2>"$T/err"
+expect "join -- with pieces named -d0.y4m -d1.y4m" "[ $? -eq 0 ] && cmp -s '$T/whole.y4m' '$T/jd.y4m'"
+rm -rf "$J" "$T"/jg*.y4m "$T"/jd.y4m "$T"/mine*
 
 if [ "$HAVE_FFMPEG" != 1 ]; then
     echo "segments: FFmpeg checks skipped (built without FFmpeg)"
