@@ -184,6 +184,34 @@ else
     skipped "eval --plot (gnuplot not installed)"
 fi
 
+# --- bench: repeated runs, the median and its spread, a warning when the numbers cannot be trusted ---
+cp "$T/in.y4m" "$T/be\"nch\\.y4m"
+"$OMCTI" bench -i "$T/be\"nch\\.y4m" --frames 5 --threads 1,2 --search diamond --repeat 5 --max-spread 0 --json >"$T/bench.json" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$T/bench.json" "$T/err" "$T/be\"nch\\.y4m" <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))          # valid JSON although the name holds " and \
+err = open(sys.argv[2]).read()
+assert d["input"] == sys.argv[3], d["input"]
+assert d["repeat"] == 5 and d["statistic"] == "median"
+worst = 0
+for r in d["runs"]:
+    each = r["me_ms_per_pair_each"]
+    assert len(each) == 5, each
+    assert abs(statistics.median(each) - r["me_ms_per_pair"]) <= 1e-6 * r["me_ms_per_pair"], r
+    spread = 100 * (max(each) - min(each)) / statistics.median(each)
+    assert abs(spread - r["me_spread_pct"]) < 0.01, r
+    worst = max(worst, r["me_spread_pct"])
+# the warnings say what the numbers show, no more and no less
+assert ("differ by" in err) == (worst > 0), (worst, err)
+assert ("machine is busy (load average" in err) == (d["load_average_before"] > d["cpus_online"]), err
+assert d["busy"] == (worst > 0 or d["load_average_before"] > d["cpus_online"])
+PY
+then ok; else bad "bench --repeat 5 --json: exit $rc: $(cat "$T/err")"; fi
+row "bench --repeat 0"       2 "--repeat: 0 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 0
+row "bench --repeat 101"     2 "--repeat: 101 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 101
+row "bench --max-spread -1"  2 "--max-spread" "$OMCTI" bench -i "$T/in.y4m" --max-spread -1
+
 # --- interruption: SIGINT removes the incomplete output ---
 "$Y4M" gen 352 288 400 > "$T/long.y4m"
 "$OMCTI" -i "$T/long.y4m" -o "$T/out.y4m" --threads 1 --search full 2>"$T/err" &   # seconds long
