@@ -125,11 +125,27 @@ int piece_sum_path(const char *piece, char *buf, size_t len)
     return snprintf(buf, len, "%s.sum", piece) < (int)len ? 0 : -1;
 }
 
+/* A regular file opened for reading: a FIFO or a device named as a piece
+ * or its .sum would block or never end. -1 with errno set otherwise. */
+static int open_regular(const char *path)
+{
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        const int e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
 /* FNV-1a, 64 bits: no dependency, fast enough (about 1 GB/s) next to the
  * conversion, and only meant to catch a piece cut short or rewritten. */
 static int hash_file(const char *path, int64_t *size, uint64_t *hash)
 {
-    int fd = open(path, O_RDONLY);
+    int fd = open_regular(path);
     if (fd < 0) return -1;
     static const size_t bufsize = 1 << 20;
     unsigned char *buf = malloc(bufsize);
@@ -254,11 +270,17 @@ int piece_sum_read(const char *piece, PieceSum *ps, char *err, size_t errlen)
     memset(ps, 0, sizeof *ps);
     if (piece_sum_path(piece, path, sizeof path) < 0)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long", piece);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    const int fd = open_regular(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        if (fd >= 0) close(fd);
+        if (errno == EINVAL)
+            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not a valid omcti checksum "
+                             "file (not a regular file)", path);
         return set_error(err, errlen, OMCTI_ERR_IO, "'%s' has no checksum file '%s' (%s): "
                          "join takes the pieces of omcti --segment with their .sum files",
                          piece, path, strerror(errno));
+    }
     char *buf = malloc(SUM_MAX + 1);
     if (!buf) {
         fclose(f);

@@ -8,6 +8,7 @@
  *   keys 0|1
  *   N lines, one key each (when keys is 1) */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,10 +216,15 @@ int frame_index_load(FrameIndex *ix, const char *path, const char *input, char *
                      size_t errlen)
 {
     memset(ix, 0, sizeof *ix);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    /* O_NONBLOCK: a FIFO named as the index is refused, not waited on */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        const int e = errno;
+        if (fd >= 0) close(fd);
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot open the frame index '%s': %s", path,
-                         strerror(errno));
+                         strerror(e));
+    }
     struct stat st;
     int ret = 0;
     if (fstat(fileno(f), &st) < 0)

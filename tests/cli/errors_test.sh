@@ -144,6 +144,8 @@ index 8 1 "${offsets[@]}" | head -c 60 > "$T/bad.idx"; idxrow "truncated header"
 printf 'omcti-frame-index 2\n' > "$T/bad.idx"; idxrow "unknown version"
 row "--index: not an index" 1 "not an omcti frame index" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/in.y4m"
 row "--index: a directory" 1 "is a directory" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T"
+mkfifo "$T/fifo.idx"
+row "--index: a FIFO (not waited on)" 1 "not a regular file" timeout 10 "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/fifo.idx"
 cp "$T/in.y4m" "$T/in2.y4m"
 row "--index: another file's" 2 "made for another version" "$OMCTI" -q -i "$T/in2.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/good.idx"
 

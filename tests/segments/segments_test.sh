@@ -98,7 +98,7 @@ for ((i = 0; i < 12; i++)); do
 done
 jrow() {   # NAME NEEDLE PIECES...: join fails with one line, writes nothing
     local name=$1 needle=$2; shift 2
-    "$OMCTI" join -q -o "$T/jn.y4m" "$@" 2>"$T/err"
+    timeout 60 "$OMCTI" join -q -o "$T/jn.y4m" "$@" 2>"$T/err"
     expect "$name: exit 1" "[ $? -eq 1 ]"
     one_line_error "$name" "$needle"
     expect "$name: nothing written" "[ -z \"\$(ls -A '$T' | grep jn)\" ]"
@@ -145,6 +145,9 @@ sed 's/^fnv1a64 .*/fnv1a64 zz/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "bad hash
 sed 's/^source .*/source 1 2/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "two-value source" "(source)"
 head -c 40 "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "truncated" "not a valid omcti checksum file"
 head -c 100000 /dev/urandom > "$J/p7.y4m.sum"; sumrow "random bytes" "not a valid omcti checksum file"
+rm -f "$J/p7.y4m.sum"; mkfifo "$J/p7.y4m.sum"
+jrow "join, a FIFO as .sum (not waited on)" "not a regular file" "${inorder[@]}"
+rm -f "$J/p7.y4m.sum"
 mv "$J/p7.keep" "$J/p7.y4m.sum"
 "$OMCTI" join -q -o "$T/jg2.y4m" "${rev[@]}" 2>"$T/err"
 expect "join after the damage is undone" "[ $? -eq 0 ] && cmp -s '$T/whole.y4m' '$T/jg2.y4m'"
