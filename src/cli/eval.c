@@ -494,6 +494,11 @@ int cli_eval(int argc, char **argv)
             if (idx >= 2) {
                 const int k = idx / 2 - 1; /* rebuilding F2k+1 */
                 if (k >= cap) {
+                    if (cap > (1 << 28)) {   /* an endless stream: the per-frame table */
+                        exit_code = cli_error(EXIT_FAILURE_RUN, "eval: '%s': more than %d "
+                                              "frames; use --frames N", o.input, cap);
+                        goto done;
+                    }
                     cap *= 2;
                     for (int r = 0; r < nruns; r++) {
                         double *p = realloc(runs[r].per_frame, sizeof *p * cap);
