@@ -45,4 +45,6 @@ ff -f lavfi -i "testsrc2=s=16x16:r=25:d=0.32" -c:v libx264 -preset ultrafast -g 
 for i in 0 1 2; do "$OMCTI" -q -i "$T/in.mkv" -o "$T/p$i.mkv" --segment $i/3 --threads 1 --crf 40; done
 bundle "$j/mkv-in-order" mkv "0 1 2" "$T"/p{0,1,2}.mkv
 bundle "$j/mkv-shuffled" mkv "1 2 0" "$T"/p{0,1,2}.mkv
+bundle "$j/mkv-fix" mkv "fix 0 1 2" "$T"/p{0,1,2}.mkv
+bundle "$j/y4m-fix" y4m "fix 2 1 0" "$T"/p{0,1,2}.y4m
 ls -l "$r" "$x" "$j"
