@@ -198,11 +198,24 @@ int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen
                          strerror(errno));
     int ret = count_frames(piece, &frames, err, errlen);
     if (ret < 0) return ret;
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wx");
-    if (!f)
-        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path,
-                         strerror(errno));
+    /* A short temporary name beside it: PIECE.sum may be as long as a
+     * name can be, PIECE.sum.tmp-PID not. */
+    const char *slash = strrchr(path, '/');
+    snprintf(tmp, sizeof tmp, "%.*s.omcti-sum-XXXXXX", slash ? (int)(slash - path + 1) : 0,
+             path);
+    const int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        const int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(e));
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);   /* mkstemp's 0600 is still usable */
     fprintf(f, "omcti-piece 2\nframes %" PRId64 "\nsize %" PRId64 "\nfnv1a64 %016" PRIx64 "\n%s",
             frames, size, hash, key);
     int bad = ferror(f) != 0;
@@ -352,6 +365,17 @@ int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long", o->output);
     /* An output that may not be replaced fails next, touching nothing. */
     if (!o->overwrite && stat(o->output, &st) == 0) return 0;
+    /* A name that leaves no room for ".sum" fails now, not after the work. */
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    const long name_max = pathconf(dir, _PC_NAME_MAX);
+    if (name_max > 0 && (long)strlen(slash ? slash + 1 : path) > name_max)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long for its "
+                         "checksum file '%s.sum' (at most %ld characters); choose a shorter one",
+                         o->output, slash ? strrchr(o->output, '/') + 1 : o->output,
+                         name_max - 4);
     if (lstat(path, &st) < 0) return 0;
     /* Only a checksum file of ours is replaced without -y. */
     char head[16] = "";

@@ -170,6 +170,15 @@ expect "--segment: a piece's .sum names its place" "grep -q '^omcti-piece 2$' '$
 (cd "$J" && for i in 0 1; do "$OMCTI" -q -i "$T/in.y4m" -o "-d$i.y4m" --segment $i/2 --threads 1; done &&
     "$OMCTI" join -q -o "$T/jd.y4m" -- -d1.y4m -d0.y4m) 2>"$T/err"
 expect "join -- with pieces named -d0.y4m -d1.y4m" "[ $? -eq 0 ] && cmp -s '$T/whole.y4m' '$T/jd.y4m'"
+# long piece names: 241 characters (its .sum 245) work, the checksum file's
+# temporary name included; 252 (its .sum 256) is refused before any work
+n241=$(printf 'n%.0s' $(seq 237)).y4m n252=$(printf 'm%.0s' $(seq 248)).y4m
+"$OMCTI" -q -i "$T/in.y4m" -o "$J/$n241" --segment 0/2 --threads 1 2>"$T/err"
+expect "a 241-character piece name" "[ $? -eq 0 ] && [ -s '$J/$n241.sum' ]"
+"$OMCTI" -q -i "$T/in.y4m" -o "$J/$n252" --segment 0/2 --threads 1 2>"$T/err"
+expect "a 252-character piece name: refused" "[ $? -eq 2 ]"
+one_line_error "a 252-character piece name" "too long for its checksum file"
+expect "a 252-character piece name: nothing left" "[ -z \"\$(ls -A '$J' | grep -e '^\.\?m')\" ]"
 rm -rf "$J" "$T"/jg*.y4m "$T"/jd.y4m "$T"/mine*
 
 if [ "$HAVE_FFMPEG" != 1 ]; then
