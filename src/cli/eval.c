@@ -209,6 +209,9 @@ static int add_runs(EvalOptions *o, EvalRun *runs, int *nruns)
         r->external = 1;
         snprintf(r->label, sizeof r->label, "%s",
                  o->compare_label && *o->compare_label ? o->compare_label : "compare");
+        /* a label is display text: no control bytes into the table */
+        for (char *c = r->label; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     }
     return 0;
 }
@@ -600,9 +603,13 @@ int cli_eval(int argc, char **argv)
         }
         printf("\n]}\n");
     } else {
+        char shown[512];
+        snprintf(shown, sizeof shown, "%s", o.input);
+        for (char *c = shown; *c; c++)   /* no control bytes to the terminal */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
         printf("%s: %dx%d, %d frames read, %d odd frames rebuilt at t=1/2 from their even "
                "neighbours (PSNR capped at %.0f dB)\n",
-               o.input, w, h, idx, nframes, METRICS_PSNR_CAP);
+               shown, w, h, idx, nframes, METRICS_PSNR_CAP);
         printf("%-16s %8s %9s %8s %14s %10s %5s\n", "method", "PSNR-Y", "PSNR-YUV", "SSIM-Y",
                "worst (frame)", "ms/frame", "cuts");
         for (int r = 0; r < nruns; r++) {

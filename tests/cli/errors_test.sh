@@ -175,6 +175,11 @@ system('touch PWNED5')
     done
     if ls -A "$H" / . | grep -q PWNED; then bad "eval --plot ran code from a name: $(ls -A "$H" | grep PWNED)"; else ok; fi
     [ "$(ls -A "$H")" = six.y4m ] && ok || bad "eval --plot left files: $(ls -A "$H")"
+    # the table shows names and labels without their control bytes
+    cp "$H/six.y4m" "$H/e"$'\e'"[2J.y4m"
+    (cd "$H" && "$OMCTI" eval -i "e"$'\e'"[2J.y4m" --methods blend --compare "six.y4m=l"$'\e'"[2J"$'\n'"x") >"$T/stdout" 2>"$T/err"
+    [ $? -eq 0 ] && ! grep -q $'\e' "$T/stdout" && ok || bad "eval prints control bytes of names: $(od -c "$T/stdout" | head -3)"
+    rm -f "$H/e"$'\e'"[2J.y4m"
     # a plot into a missing folder: one line before any work, nothing on stdout
     "$OMCTI" eval -i "$H/six.y4m" --methods blend --plot "$T/no-such-dir/p.png" >"$T/stdout" 2>"$T/err"; rc=$?
     [ $rc -eq 1 ] && [ "$(grep -c . "$T/err")" -eq 1 ] && grep -q "^omcti: eval: cannot write the plot '$T/no-such-dir/p.png': No such file" "$T/err" &&
