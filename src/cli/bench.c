@@ -267,8 +267,12 @@ static void print_table(const BenchRow *rows, int n, const BenchFrames *fr, cons
         printf("  ]\n}\n");
         return;
     }
+    char shown[512];
+    snprintf(shown, sizeof shown, "%s", input);
+    for (char *c = shown; *c; c++)   /* no control bytes to the terminal */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     printf("omcti bench: %s, %dx%d, %d frames in memory, block %d, range +-%d, method %s\n",
-           input, fr->width, fr->height, fr->count, s->block, s->range,
+           shown, fr->width, fr->height, fr->count, s->block, s->range,
            omcti_method_name(s->method));
     printf("motion estimation (both fields) and whole 2x conversion, per frame pair; the median "
            "of %d run%s:\n\n", ld->repeat, ld->repeat == 1 ? "" : "s");
