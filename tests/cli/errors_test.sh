@@ -4,7 +4,8 @@
 # a file (or a temporary) under the requested name.
 # usage: errors_test.sh OMCTI Y4MTOOL HAVE_FFMPEG HAVE_CUDA
 set -u
-OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3 HAVE_CUDA=${4:-0}
+OMCTI=$(realpath "$1") Y4M=$(realpath "$2") HAVE_FFMPEG=$3 HAVE_CUDA=${4:-0}
+# (absolute: some checks run in another folder)
 T=$(mktemp -d /tmp/omcti-err-XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT

@@ -4,7 +4,8 @@
 # line and leave nothing under the output name.
 # usage: segments_test.sh OMCTI Y4MTOOL HAVE_FFMPEG SAMPLES_DIR
 set -u
-OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3 SAMPLES=${4:-}
+OMCTI=$(realpath "$1") Y4M=$(realpath "$2") HAVE_FFMPEG=$3 SAMPLES=${4:-}
+# (absolute: some checks run in another folder)
 T=$(mktemp -d /tmp/omcti-seg-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
