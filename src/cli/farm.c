@@ -435,28 +435,39 @@ static int submit(Farm *f, const char *const *extra, int n_extra, const char *sc
 
 /* ---- following the jobs -------------------------------------------------- */
 
-/* The JobState of a job ("" when Slurm no longer knows it). */
-static void job_state(long id, char *state, size_t len)
+/* A Slurm command failed because the job is gone, not because Slurm did
+ * not answer (a busy slurmctld times out: that is no news about the job). */
+static int job_unknown(const char *eout)
 {
-    char idbuf[32], out[8192];
+    return strstr(eout, "Invalid job id") != NULL;
+}
+
+/* The JobState of a job ("" when Slurm no longer knows it): 1, or 0 when
+ * Slurm did not answer. */
+static int job_state(long id, char *state, size_t len)
+{
+    char idbuf[32], out[8192], eout[1024];
     snprintf(idbuf, sizeof idbuf, "%ld", id);
     char *argv[] = { "scontrol", "-o", "show", "job", idbuf, NULL };
     state[0] = 0;
-    if (run_capture(argv, out, sizeof out, NULL, 0) != 0) return;
+    if (run_capture(argv, out, sizeof out, eout, sizeof eout) != 0) return job_unknown(eout);
     const char *p = strstr(out, "JobState=");
-    if (!p) return;
+    if (!p) return 0;
     p += 9;
     size_t n = strcspn(p, " \n");
     snprintf(state, len, "%.*s", (int)(n < len ? n : len - 1), p);
+    return 1;
 }
 
-/* Whether any task of the array is still queued or running. */
+/* Whether any task of the array is still queued or running: 1 or 0, -1
+ * when Slurm did not answer. */
 static int array_active(long id)
 {
-    char idbuf[32], out[8192];
+    char idbuf[32], out[8192], eout[1024];
     snprintf(idbuf, sizeof idbuf, "%ld", id);
     char *argv[] = { "squeue", "-h", "-j", idbuf, "-o", "%i", NULL };
-    if (run_capture(argv, out, sizeof out, NULL, 0) != 0) return 0;
+    if (run_capture(argv, out, sizeof out, eout, sizeof eout) != 0)
+        return job_unknown(eout) ? 0 : -1;
     chomp(out);
     return out[0] != 0;
 }
@@ -488,6 +499,7 @@ static int follow(Farm *f, long array_id, long join_id)
                                   (long)((f->poll - (double)(time_t)f->poll) * 1e9) };
     char state[64];
     int last_done = -1;
+    double silent = 0;   /* seconds without an answer from Slurm */
     for (;;) {
         if (cli_interrupted())
             return set_error(f->err, sizeof f->err, OMCTI_ERR_INTERRUPT, "farm: stopped waiting; "
@@ -504,8 +516,16 @@ static int follow(Farm *f, long array_id, long join_id)
             fprintf(stderr, "omcti: segments done %d / %d\n", done, f->segments);
             last_done = done;
         }
-        job_state(join_id, state, sizeof state);
-        if (final_state(state) && (array_id < 0 || !array_active(array_id))) break;
+        const int known = job_state(join_id, state, sizeof state);
+        const int active = array_id < 0 ? 0 : array_active(array_id);
+        if (known && final_state(state) && active == 0) break;
+        if (known && active >= 0) {
+            silent = 0;
+        } else if ((silent += f->poll) > 300) {
+            return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: Slurm has not answered "
+                             "(scontrol, squeue) for 5 minutes; the jobs %ld and %ld may still "
+                             "run (squeue -u $USER)", array_id, join_id);
+        }
         nanosleep(&nap, NULL);
     }
     struct stat st;

@@ -82,5 +82,24 @@ expect "farm, hostile names: no code ran" "[ ! -e '$T/PWNED' ] && [ ! -e PWNED ]
 "${FARM[@]}" -o "$T/b.$EXT" --workdir "$T/back\\slash" >"$T/out" 2>"$T/err"
 expect "farm, a backslash in the workdir: refused" "[ $? -eq 2 ] && grep -q 'backslash' '$T/err'"
 
+# 6. Slurm that does not answer for a while (a busy slurmctld times out):
+#    no news, not a failure; --wait keeps following the jobs
+mkdir -p "$T/flaky"
+for cmd in scontrol squeue; do
+    real=$(command -v $cmd)
+    cat > "$T/flaky/$cmd" <<EOF
+#!/bin/bash
+[ -e "$T/flaky/t0" ] || date +%s > "$T/flaky/t0"
+if [ \$(( \$(date +%s) - \$(cat "$T/flaky/t0") )) -lt 3 ]; then
+    echo "$cmd: error: Socket timed out on send/recv operation" >&2; exit 1
+fi
+exec "$real" "\$@"
+EOF
+    chmod +x "$T/flaky/$cmd"
+done
+PATH="$T/flaky:$PATH" "${FARM[@]}" -o "$T/s.$EXT" --workdir "$T/w6" >"$T/out" 2>"$T/err"
+expect "farm, Slurm silent for 3 s: exits 0" "[ $? -eq 0 ] || { cat '$T/err' >&2; false; }"
+expect "farm, Slurm silent for 3 s: the single run's frames" "same '$T/whole.$EXT' '$T/s.$EXT'"
+
 echo "slurm-farm: $pass passed, $fail failed"
 [ $fail -eq 0 ]
