@@ -15,22 +15,33 @@
 #include "src/io/io.h"
 
 #define BENCH_MAX_LIST 64
+#define BENCH_MAX_REPEAT 100
 
 static const char bench_usage[] =
     "usage: omcti bench -i INPUT [--threads 1,2,4|1-8] [--search full,diamond]\n"
     "                   [--engine cpu[,cuda]] [--frames N] [--block 8|16|32]\n"
-    "                   [--range N] [--method NAME] [--json]\n"
+    "                   [--range N] [--method NAME] [--repeat N] [--max-spread PCT]\n"
+    "                   [--json]\n"
     "Times motion estimation (stats.me_seconds) and the whole 2x conversion per\n"
     "frame pair, for every engine x search x thread count. Frames are decoded\n"
-    "into memory first; the first pair of each run is a warm-up, not timed.\n";
+    "into memory first; the first pair of each run is a warm-up, not timed.\n"
+    "Each run is repeated --repeat times (default 3; the repetitions of all runs\n"
+    "take turns) and the median is shown with the spread, (max - min) / median.\n"
+    "A warning says when the machine is busy: a load average above its CPUs\n"
+    "before the start, or a spread above --max-spread percent (default 10).\n";
 
 typedef struct BenchRow {
     const char *engine;
     OmctiSearch search;
     int threads;
     uint64_t pairs;
-    double me_s, total_s, interp_s;
+    double me_s, total_s, interp_s;   /* of the median repetition (by ME) */
     uint64_t abs_diffs;
+    int runs;                         /* repetitions done                  */
+    double me_pp[BENCH_MAX_REPEAT];   /* ME seconds per pair, each run     */
+    double total_pp[BENCH_MAX_REPEAT];
+    double me_med, total_med;         /* medians, seconds per pair         */
+    double spread;                    /* (max - min) / median of me_pp, %  */
 } BenchRow;
 
 typedef struct BenchFrames {
@@ -69,6 +80,13 @@ static int frames_load(BenchFrames *f, const char *path, int max, char *err, siz
         uint8_t *buf = malloc(ysize + 2 * csize);
         if (!buf) {
             ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "%s: out of memory", path);
+            break;
+        }
+        if (f->count && (in.width != f->width || in.height != f->height)) {
+            free(buf);
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the picture size changes "
+                            "mid-stream (%dx%d to %dx%d), which omcti does not support", path,
+                            f->width, f->height, in.width, in.height);
             break;
         }
         OmctiPicture *p = &f->pics[f->count++];
@@ -151,44 +169,123 @@ static const BenchRow *baseline_of(const BenchRow *rows, int n, const BenchRow *
 
 static double per_pair(double s, uint64_t pairs) { return pairs ? s / (double)pairs : 0; }
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+    double t[BENCH_MAX_REPEAT];
+    memcpy(t, v, sizeof *t * (size_t)n);
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* Adds the repetition just measured in *one to r. */
+static void row_add(BenchRow *r, const BenchRow *one)
+{
+    r->me_pp[r->runs] = per_pair(one->me_s, one->pairs);
+    r->total_pp[r->runs] = per_pair(one->total_s, one->pairs);
+    r->runs++;
+    r->pairs = one->pairs;
+    r->abs_diffs = one->abs_diffs;
+    r->me_med = median(r->me_pp, r->runs);
+    r->total_med = median(r->total_pp, r->runs);
+    double lo = r->me_pp[0], hi = r->me_pp[0];
+    for (int k = 1; k < r->runs; k++) {
+        lo = r->me_pp[k] < lo ? r->me_pp[k] : lo;
+        hi = r->me_pp[k] > hi ? r->me_pp[k] : hi;
+    }
+    r->spread = r->me_med > 0 ? 100.0 * (hi - lo) / r->me_med : 0;
+    /* the search's rate from the pair count and the median time */
+    r->me_s = r->me_med * (double)r->pairs;
+    r->total_s = r->total_med * (double)r->pairs;
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') printf("\\%c", c);
+        else if (c < 0x20 || c == 0x7f) printf("\\u%04x", c);
+        else putchar(c);
+    }
+    putchar('"');
+}
+
+/* The 1-minute load average, or -1. */
+static double load_average(void)
+{
+    double l = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1) l = -1;
+        fclose(f);
+    }
+    return l;
+}
+
+typedef struct BenchLoad {
+    int repeat, cpus, busy;
+    double load_before, max_spread;
+} BenchLoad;
+
 static void print_table(const BenchRow *rows, int n, const BenchFrames *fr, const char *input,
-                        const OmctiSettings *s, int json)
+                        const OmctiSettings *s, const BenchLoad *ld, int json)
 {
     if (json) {
-        printf("{\n  \"input\": \"%s\", \"width\": %d, \"height\": %d, \"frames\": %d,\n"
-               "  \"block\": %d, \"range\": %d, \"method\": \"%s\",\n  \"runs\": [\n",
-               input, fr->width, fr->height, fr->count, s->block, s->range,
-               omcti_method_name(s->method));
+        printf("{\n  \"input\": ");
+        json_string(input);
+        printf(", \"width\": %d, \"height\": %d, \"frames\": %d,\n"
+               "  \"block\": %d, \"range\": %d, \"method\": \"%s\",\n"
+               "  \"repeat\": %d, \"statistic\": \"median\", \"load_average_before\": %.2f,"
+               " \"cpus_online\": %d, \"busy\": %s,\n  \"runs\": [\n",
+               fr->width, fr->height, fr->count, s->block, s->range,
+               omcti_method_name(s->method), ld->repeat, ld->load_before, ld->cpus,
+               ld->busy ? "true" : "false");
         for (int i = 0; i < n; i++) {
             const BenchRow *r = &rows[i], *b = baseline_of(rows, n, r);
-            const double me = per_pair(r->me_s, r->pairs), b_me = per_pair(b->me_s, b->pairs);
-            printf("    {\"engine\": \"%s\", \"search\": \"%s\", \"threads\": %d, \"pairs\": %llu, "
-                   "\"me_ms_per_pair\": %.4f, \"me_pairs_per_s\": %.3f, \"speedup\": %.4f, "
+            const double me = r->me_med, b_me = b->me_med;
+            printf("    {\"engine\": ");
+            json_string(r->engine);
+            printf(", \"search\": \"%s\", \"threads\": %d, \"pairs\": %llu, "
+                   "\"me_ms_per_pair\": %.9g, \"me_spread_pct\": %.4f, \"me_ms_per_pair_each\": [",
+                   omcti_search_name(r->search), r->threads, (unsigned long long)r->pairs,
+                   me * 1e3, r->spread);
+            for (int k = 0; k < r->runs; k++) printf("%s%.9g", k ? ", " : "", r->me_pp[k] * 1e3);
+            printf("], \"me_pairs_per_s\": %.3f, \"speedup\": %.4f, "
                    "\"improvement_pct\": %.2f, \"gabsdiff_per_s\": %.3f, "
                    "\"total_ms_per_pair\": %.4f, \"total_pairs_per_s\": %.3f}%s\n",
-                   r->engine, omcti_search_name(r->search), r->threads,
-                   (unsigned long long)r->pairs, me * 1e3, me > 0 ? 1 / me : 0,
-                   me > 0 ? b_me / me : 0, b_me > 0 ? 100.0 * (b_me - me) / b_me : 0,
-                   r->me_s > 0 ? r->abs_diffs / r->me_s * 1e-9 : 0,
-                   per_pair(r->total_s, r->pairs) * 1e3,
-                   r->total_s > 0 ? r->pairs / r->total_s : 0, i + 1 < n ? "," : "");
+                   me > 0 ? 1 / me : 0, me > 0 ? b_me / me : 0,
+                   b_me > 0 ? 100.0 * (b_me - me) / b_me : 0,
+                   r->me_s > 0 ? r->abs_diffs / r->me_s * 1e-9 : 0, r->total_med * 1e3,
+                   r->total_med > 0 ? 1 / r->total_med : 0, i + 1 < n ? "," : "");
         }
         printf("  ]\n}\n");
         return;
     }
+    char shown[512];
+    snprintf(shown, sizeof shown, "%s", input);
+    for (char *c = shown; *c; c++)   /* no control bytes to the terminal */
+        if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     printf("omcti bench: %s, %dx%d, %d frames in memory, block %d, range +-%d, method %s\n",
-           input, fr->width, fr->height, fr->count, s->block, s->range,
+           shown, fr->width, fr->height, fr->count, s->block, s->range,
            omcti_method_name(s->method));
-    printf("motion estimation (both fields) and whole 2x conversion, per frame pair:\n\n");
-    printf("%-6s %-8s %7s | %10s %9s %8s %8s %10s | %10s %9s\n", "engine", "search", "threads",
-           "ME ms/pair", "pairs/s", "speedup", "improv%", "Gabsdiff/s", "all ms/pr", "pairs/s");
+    printf("motion estimation (both fields) and whole 2x conversion, per frame pair; the median "
+           "of %d run%s:\n\n", ld->repeat, ld->repeat == 1 ? "" : "s");
+    printf("%-6s %-8s %7s | %10s %7s %9s %8s %8s %10s | %10s %9s\n", "engine", "search",
+           "threads", "ME ms/pair", "spread%", "pairs/s", "speedup", "improv%", "Gabsdiff/s",
+           "all ms/pr", "pairs/s");
     for (int i = 0; i < n; i++) {
         const BenchRow *r = &rows[i], *b = baseline_of(rows, n, r);
-        const double me = per_pair(r->me_s, r->pairs), b_me = per_pair(b->me_s, b->pairs);
-        const double all = per_pair(r->total_s, r->pairs);
-        printf("%-6s %-8s %7d | %10.3f %9.1f %8.2f %8.1f %10.1f | %10.3f %9.1f\n", r->engine,
-               omcti_search_name(r->search), r->threads, me * 1e3, me > 0 ? 1 / me : 0,
-               me > 0 ? b_me / me : 0, b_me > 0 ? 100.0 * (b_me - me) / b_me : 0,
+        const double me = r->me_med, b_me = b->me_med, all = r->total_med;
+        printf("%-6s %-8s %7d | %10.3f %7.1f %9.1f %8.2f %8.1f %10.1f | %10.3f %9.1f\n",
+               r->engine, omcti_search_name(r->search), r->threads, me * 1e3, r->spread,
+               me > 0 ? 1 / me : 0, me > 0 ? b_me / me : 0,
+               b_me > 0 ? 100.0 * (b_me - me) / b_me : 0,
                r->me_s > 0 ? r->abs_diffs / r->me_s * 1e-9 : 0, all * 1e3,
                all > 0 ? 1 / all : 0);
     }
@@ -197,12 +294,12 @@ static void print_table(const BenchRow *rows, int n, const BenchFrames *fr, cons
         for (int j = 0; j < n; j++)
             if (rows[i].search == OMCTI_SEARCH_FULL && rows[j].search == OMCTI_SEARCH_DIAMOND &&
                 rows[i].threads == rows[j].threads && !strcmp(rows[i].engine, rows[j].engine) &&
-                rows[j].me_s > 0)
+                rows[j].me_med > 0)
                 printf("%s, %d thread(s): diamond is %.1fx faster than full search\n",
-                       rows[i].engine, rows[i].threads,
-                       per_pair(rows[i].me_s, rows[i].pairs) / per_pair(rows[j].me_s, rows[j].pairs));
+                       rows[i].engine, rows[i].threads, rows[i].me_med / rows[j].me_med);
     printf("\nspeedup = ME time with the fewest threads / ME time; improv%% = time saved "
-           "relative to it;\nGabsdiff/s = absolute differences computed by the search per second.\n");
+           "relative to it;\nspread = (slowest - fastest) / median of the runs; "
+           "Gabsdiff/s = absolute differences\ncomputed by the search per second.\n");
 }
 
 int cli_bench(int argc, char **argv)
@@ -214,6 +311,7 @@ int cli_bench(int argc, char **argv)
     const char *engines[8];
     char engine_buf[256] = "cpu";
     int nengines = 0, max_frames = 30, json = 0;
+    BenchLoad ld = { .repeat = 3, .max_spread = 10 };
     OmctiSettings s;
     omcti_default_settings(&s);
     s.range = 16;   /* both searches over the same window (the paper's sweeps) */
@@ -251,6 +349,14 @@ int cli_bench(int argc, char **argv)
             snprintf(engine_buf, sizeof engine_buf, "%s", val);
         } else if ((m = option_value(argc, argv, &i, "--frames", &val, err, sizeof err)) != 0) {
             if (m < 0 || parse_int("--frames", val, 3, 100000, &max_frames, err, sizeof err) < 0)
+                return cli_error(EXIT_USAGE, "%s", err);
+        } else if ((m = option_value(argc, argv, &i, "--repeat", &val, err, sizeof err)) != 0) {
+            if (m < 0 || parse_int("--repeat", val, 1, BENCH_MAX_REPEAT, &ld.repeat, err,
+                                   sizeof err) < 0)
+                return cli_error(EXIT_USAGE, "%s", err);
+        } else if ((m = option_value(argc, argv, &i, "--max-spread", &val, err, sizeof err)) != 0) {
+            if (m < 0 || parse_double("--max-spread", val, 0, 1e6, &ld.max_spread, err,
+                                      sizeof err) < 0)
                 return cli_error(EXIT_USAGE, "%s", err);
         } else if ((m = option_value(argc, argv, &i, "--block", &val, err, sizeof err)) != 0) {
             if (m < 0 || parse_int("--block", val, 8, 32, &s.block, err, sizeof err) < 0)
@@ -290,40 +396,69 @@ int cli_bench(int argc, char **argv)
     if (ret < 0)
         return cli_error(ret == OMCTI_ERR_INTERRUPT ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN, "%s", err);
 
-    BenchRow *rows = calloc((size_t)nengines * nsearches * nthreads, sizeof *rows);
+    cli_install_signal_handlers();
+    ld.cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    ld.load_before = load_average();
+    ld.busy = ld.cpus > 0 && ld.load_before > ld.cpus;
+    if (ld.busy)
+        fprintf(stderr, "omcti: warning: bench: the machine is busy (load average %.2f on %d "
+                "CPUs before the start); the timings are not reliable\n", ld.load_before,
+                ld.cpus);
+
+    /* The runs: every engine x search x threads that can run, each
+     * repeated; the repetitions take turns, so that a passing load spreads
+     * over all runs instead of spoiling one. */
+    const int max_rows = nengines * nsearches * nthreads;
+    BenchRow *rows = calloc((size_t)max_rows, sizeof *rows);
     int nrows = 0, status = EXIT_OK;
-    for (int e = 0; e < nengines && rows && status == EXIT_OK; e++) {
+    for (int e = 0; e < nengines && rows; e++) {
         if (!omcti_engine_available(engines[e], err, sizeof err)) {
             fprintf(stderr, "omcti: bench: engine %s skipped: %s\n", engines[e], err);
             continue;
         }
-        for (int si = 0; si < nsearches && status == EXIT_OK; si++)
-            for (int ti = 0; ti < nthreads && status == EXIT_OK; ti++) {
-                OmctiSettings run = s;
-                run.engine = engines[e];
-                run.search = (OmctiSearch)searches[si];
-                run.threads = threads[ti];
-                BenchRow *r = &rows[nrows];
-                *r = (BenchRow){ .engine = engines[e], .search = run.search, .threads = run.threads };
-                if (!json)
-                    fprintf(stderr, "\rbench: %s %s %d thread(s)...   ", engines[e],
-                            omcti_search_name(run.search), run.threads);
-                ret = bench_run(&fr, &run, r, err, sizeof err);
-                if (ret < 0)
-                    status = cli_error(ret == OMCTI_ERR_INTERRUPT ? EXIT_INTERRUPTED : EXIT_FAILURE_RUN,
-                                       "bench: %s", err);
-                else
-                    nrows++;
-            }
+        for (int si = 0; si < nsearches; si++)
+            for (int ti = 0; ti < nthreads; ti++)
+                rows[nrows++] = (BenchRow){ .engine = engines[e],
+                                            .search = (OmctiSearch)searches[si],
+                                            .threads = threads[ti] };
     }
+    for (int rep = 0; rep < ld.repeat && rows && status == EXIT_OK; rep++)
+        for (int i = 0; i < nrows && status == EXIT_OK; i++) {
+            BenchRow *r = &rows[i], one = *r;
+            OmctiSettings run = s;
+            run.engine = r->engine;
+            run.search = r->search;
+            run.threads = r->threads;
+            if (!json)
+                fprintf(stderr, "\rbench: %s %s %d thread(s), run %d of %d...   ", r->engine,
+                        omcti_search_name(run.search), run.threads, rep + 1, ld.repeat);
+            ret = bench_run(&fr, &run, &one, err, sizeof err);
+            if (ret < 0)
+                status = cli_error(ret == OMCTI_ERR_INTERRUPT ? EXIT_INTERRUPTED
+                                                             : EXIT_FAILURE_RUN, "bench: %s", err);
+            else
+                row_add(r, &one);
+        }
     if (!json)
-        fprintf(stderr, "\r%60s\r", "");
-    if (!rows)
+        fprintf(stderr, "\r%70s\r", "");
+    if (!rows) {
         status = cli_error(EXIT_FAILURE_RUN, "bench: out of memory");
-    else if (nrows)
-        print_table(rows, nrows, &fr, input, &s, json);
-    else if (status == EXIT_OK)
+    } else if (status == EXIT_OK && nrows) {
+        const BenchRow *worst = NULL;
+        for (int i = 0; i < nrows; i++)
+            if (!worst || rows[i].spread > worst->spread) worst = &rows[i];
+        if (ld.repeat > 1 && worst->spread > ld.max_spread) {
+            ld.busy = 1;
+            fprintf(stderr, "omcti: warning: bench: the %d runs of %s %s %d thread(s) differ by "
+                    "%.0f%% of their median (more than %.0f%%): the machine is busy or its clock "
+                    "changes; the timings are not reliable\n", ld.repeat, worst->engine,
+                    omcti_search_name(worst->search), worst->threads, worst->spread,
+                    ld.max_spread);
+        }
+        print_table(rows, nrows, &fr, input, &s, &ld, json);
+    } else if (status == EXIT_OK) {
         status = cli_error(EXIT_FAILURE_RUN, "bench: no engine could run");
+    }
     free(rows);
     frames_free(&fr);
     return status;

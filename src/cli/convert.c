@@ -625,16 +625,14 @@ int cli_convert(int argc, char **argv)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
     char key[8192] = "";
     if (opt.seg_count) {
-        char sum[PATH_MAX + 8];
         segment_options_key(&opt, j->n, key, sizeof key);
-        piece_sum_path(opt.output, sum, sizeof sum);
-        /* Stale until the piece is complete; but an output that may not
-         * be written (exists without -y) keeps its checksum too. */
+        /* An output that may not be written (exists without -y) fails
+         * first and keeps its checksum file. */
         if (strcmp(opt.output, "-") &&
             (ret = io_check_output(opt.output, opt.input, opt.overwrite, j->err,
                                    sizeof j->err)) < 0)
             goto out;
-        if (strcmp(opt.output, "-")) unlink(sum);
+        if ((ret = piece_sum_prepare(&opt, j->err, sizeof j->err)) < 0) goto out;
     }
     if (!one_worker) {
         ret = run_workers(j, opt.output, copy_audio);

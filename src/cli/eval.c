@@ -11,9 +11,13 @@
  * (e.g. FFmpeg's minterpolate, docs/minterpolate_eval.sh): its odd pictures
  * are compared with the same originals and the same metrics. */
 #include <errno.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "omcti.h"
 #include "src/cli/cli.h"
@@ -54,6 +58,8 @@ typedef struct EvalRun {
 
 typedef struct EvalOptions {
     const char *input, *plot, *compare, *engine;
+    const char *compare_label;  /* NAME of --compare FILE=NAME, or NULL    */
+    size_t compare_len;         /* the length of FILE in compare           */
     char methods[256], searches[64];
     int frames, json, block, range, threads;
     OmctiSceneCut scd;
@@ -148,6 +154,25 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
     }
     if (!o->input)
         return cli_error(EXIT_USAGE, "eval: no input (-i FILE)");
+    if (o->compare) {
+        /* FILE=NAME: FILE is the whole when that is a file, else the
+         * shortest prefix before a '=' that is one (names may hold '='). */
+        o->compare_len = strlen(o->compare);
+        if (access(o->compare, F_OK) != 0) {
+            const char *eq = NULL;
+            for (const char *p = strchr(o->compare, '='); p && !eq; p = strchr(p + 1, '=')) {
+                char *file = strndup(o->compare, (size_t)(p - o->compare));
+                if (!file) return cli_error(EXIT_FAILURE_RUN, "eval: out of memory");
+                if (access(file, F_OK) == 0) eq = p;
+                free(file);
+            }
+            if (!eq) eq = strrchr(o->compare, '=');
+            if (eq) {
+                o->compare_len = (size_t)(eq - o->compare);
+                o->compare_label = eq + 1;
+            }
+        }
+    }
     return 0;
 }
 
@@ -182,24 +207,130 @@ static int add_runs(EvalOptions *o, EvalRun *runs, int *nruns)
             return cli_error(EXIT_USAGE, "eval: too many method x search combinations");
         EvalRun *r = &runs[(*nruns)++];
         r->external = 1;
-        const char *eq = strrchr(o->compare, '=');
-        snprintf(r->label, sizeof r->label, "%s", eq ? eq + 1 : "compare");
+        snprintf(r->label, sizeof r->label, "%s",
+                 o->compare_label && *o->compare_label ? o->compare_label : "compare");
+        /* a label is display text: no control bytes into the table */
+        for (char *c = r->label; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     }
     return 0;
 }
 
-static int write_plot(const EvalOptions *o, const EvalRun *runs, int nruns, int nframes)
+/* A name for the plot's title and key, in characters that gnuplot reads as
+ * plain text inside a single-quoted string: no quote, backslash, backquote,
+ * '@' (macros), control byte or anything else gnuplot might act on. The
+ * rest becomes '?'; the names themselves are in the table and the JSON. */
+static void plot_text(char *dst, size_t size, const char *src)
 {
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
-        return cli_error(EXIT_FAILURE_RUN,
-                         "eval: --plot needs gnuplot, which is not installed "
-                         "(apt-get install gnuplot-nox)");
-    FILE *g = popen("gnuplot", "w");
-    if (!g)
-        return cli_error(EXIT_FAILURE_RUN, "eval: cannot start gnuplot: %s", strerror(errno));
+    size_t n = 0;
+    for (; *src && n + 1 < size; src++) {
+        const unsigned char c = (unsigned char)*src;
+        const int plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                          (c >= '0' && c <= '9') || strchr(" ._-+/,:=#()[]", c);
+        dst[n++] = c && plain ? (char)c : '?';
+    }
+    dst[n] = 0;
+}
+
+/* The plot goes to a temporary file beside FILE.png, made before the run
+ * so that a missing or read-only folder fails at once, and renamed over
+ * FILE.png only when gnuplot succeeded. */
+typedef struct PlotFile {
+    char *tmp;
+    int fd;
+} PlotFile;
+
+static int plot_open(PlotFile *pf, const char *plot, const char *input)
+{
+    char err[1024];
+    pf->fd = -1;
+    if (!*plot || !strcmp(plot, "-"))
+        return cli_error(EXIT_USAGE, "eval: --plot needs a file name (FILE.png)");
+    if (io_check_output(plot, input, 1, err, sizeof err) < 0)
+        return cli_error(EXIT_FAILURE_RUN, "eval: %s", err);
+    const char *slash = strrchr(plot, '/');
+    const char *base = slash ? slash + 1 : plot;
+    const size_t dirlen = (size_t)(base - plot), n = dirlen + strlen(base) + 32;
+    if (!(pf->tmp = malloc(n))) return cli_error(EXIT_FAILURE_RUN, "eval: out of memory");
+    /* (an over-long name fails in mkstemp with ENAMETOOLONG) */
+    snprintf(pf->tmp, n, "%.*s.%.200s.omcti-XXXXXX", (int)dirlen, plot, base);
+    if ((pf->fd = mkstemp(pf->tmp)) < 0) {
+        const int e = errno;
+        free(pf->tmp);
+        pf->tmp = NULL;
+        return cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", plot,
+                         strerror(e));
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(pf->fd, 0666 & ~mask);   /* mkstemp's 0600 is still usable */
+    return 0;
+}
+
+static void plot_discard(PlotFile *pf)
+{
+    if (pf->fd >= 0) close(pf->fd);
+    if (pf->tmp) unlink(pf->tmp);
+    free(pf->tmp);
+    pf->fd = -1;
+    pf->tmp = NULL;
+}
+
+/* The last line gnuplot wrote on stderr (kept in f), for the error line. */
+static void last_line(FILE *f, char *buf, size_t size)
+{
+    char line[512];
+    buf[0] = 0;
+    if (!f) return;
+    rewind(f);
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        char *p = line;
+        while (*p == ' ' || *p == '\t' || *p == '^') p++;
+        if (*p) snprintf(buf, size, "%s", p);
+    }
+}
+
+/* gnuplot is started directly (posix_spawnp, no shell): its script comes
+ * on a pipe and holds only numbers and plot_text() names; the PNG goes to
+ * its stdout, the temporary file. */
+static int write_plot(const EvalOptions *o, PlotFile *pf, const EvalRun *runs, int nruns,
+                      int nframes)
+{
+    int ret = EXIT_FAILURE_RUN, in[2] = { -1, -1 };
+    pid_t pid;
+    FILE *g = NULL, *gerr = tmpfile();
+    posix_spawn_file_actions_t fa;
+    char *const argv[] = { "gnuplot", NULL };
+    char title[256], why[512];
+    if (pipe(in) < 0 || posix_spawn_file_actions_init(&fa) != 0) {
+        cli_error(EXIT_FAILURE_RUN, "eval: cannot start gnuplot: %s", strerror(errno));
+        goto out;
+    }
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, pf->fd, 1);
+    posix_spawn_file_actions_adddup2(&fa, gerr ? fileno(gerr) : 2, 2);
+    posix_spawn_file_actions_addclose(&fa, in[1]);
+    const int e = posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(in[0]);
+    if (e) {
+        close(in[1]);
+        if (e == ENOENT)
+            cli_error(EXIT_FAILURE_RUN, "eval: --plot needs gnuplot, which is not installed "
+                      "(apt-get install gnuplot-nox)");
+        else
+            cli_error(EXIT_FAILURE_RUN, "eval: cannot start gnuplot: %s", strerror(e));
+        goto out;
+    }
+    if (!(g = fdopen(in[1], "w"))) {
+        close(in[1]);
+        cli_error(EXIT_FAILURE_RUN, "eval: cannot start gnuplot: %s", strerror(errno));
+        goto wait;
+    }
+    plot_text(title, sizeof title, o->input);
     fprintf(g, "set terminal pngcairo size 1000,560 noenhanced\n");
-    fprintf(g, "set output '%s'\n", o->plot);
-    fprintf(g, "set title 'PSNR-Y of the rebuilt odd frames: %s'\n", o->input);
+    fprintf(g, "set title 'PSNR-Y of the rebuilt odd frames: %s'\n", title);
     fprintf(g, "set xlabel 'frame'\nset ylabel 'PSNR-Y (dB)'\nset key outside right\nset grid\n");
     fprintf(g, "$d << EOD\n");
     for (int k = 0; k < nframes; k++) {
@@ -209,15 +340,43 @@ static int write_plot(const EvalOptions *o, const EvalRun *runs, int nruns, int 
         fputc('\n', g);
     }
     fprintf(g, "EOD\nplot ");
-    for (int r = 0; r < nruns; r++)
-        fprintf(g, "%s$d using 1:%d with linespoints title '%s'", r ? ", " : "", r + 2,
-                runs[r].label);
+    for (int r = 0; r < nruns; r++) {
+        char label[sizeof runs[r].label];
+        plot_text(label, sizeof label, runs[r].label);
+        fprintf(g, "%s$d using 1:%d with linespoints title '%s'", r ? ", " : "", r + 2, label);
+    }
     fprintf(g, "\n");
-    const int rc = pclose(g);
-    if (rc != 0)
-        return cli_error(EXIT_FAILURE_RUN, "eval: gnuplot failed writing %s (status %d)",
-                         o->plot, rc);
-    return 0;
+    fclose(g);   /* gnuplot reads to the end; a write error shows in its status */
+wait:;
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) break;
+    struct stat sb;
+    last_line(gerr, why, sizeof why);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || fstat(pf->fd, &sb) < 0 || sb.st_size == 0) {
+        cli_error(EXIT_FAILURE_RUN, "eval: gnuplot failed writing the plot '%s' (%s)", o->plot,
+                  why[0] ? why : "no message");
+        goto out;
+    }
+    if (fsync(pf->fd) < 0 || close(pf->fd) < 0) {
+        pf->fd = -1;
+        cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", o->plot,
+                  strerror(errno));
+        goto out;
+    }
+    pf->fd = -1;
+    if (rename(pf->tmp, o->plot) < 0) {
+        cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", o->plot,
+                  strerror(errno));
+        goto out;
+    }
+    free(pf->tmp);
+    pf->tmp = NULL;
+    ret = 0;
+out:
+    if (gerr) fclose(gerr);
+    plot_discard(pf);
+    return ret;
 }
 
 static void json_string(FILE *f, const char *s)
@@ -242,10 +401,16 @@ int cli_eval(int argc, char **argv)
     int nruns = 0;
     if ((ret = add_runs(&o, runs, &nruns)) != 0) return ret;
 
+    cli_install_signal_handlers();
+    PlotFile pf = { .fd = -1 };
+    if (o.plot && (ret = plot_open(&pf, o.plot, o.input)) != 0) return ret;
+
     char err[512];
     VideoReader *rd = NULL;
-    if (video_reader_open(&rd, o.input, err, sizeof err) < 0)
+    if (video_reader_open(&rd, o.input, err, sizeof err) < 0) {
+        plot_discard(&pf);
         return cli_error(EXIT_FAILURE_RUN, "%s", err);
+    }
     const VideoInfo *info = video_reader_info(rd);
     const int w = info->width, h = info->height;
 
@@ -266,20 +431,21 @@ int cli_eval(int argc, char **argv)
         run->per_frame = malloc(sizeof *run->per_frame * cap);
         if (!run->per_frame) goto nomem;
         if (run->external) {
-            char path[1024];
-            snprintf(path, sizeof path, "%s", o.compare);
-            char *eq = strrchr(path, '=');
-            if (eq) *eq = 0;
+            char *path = strndup(o.compare, o.compare_len);
+            if (!path) goto nomem;
             if (video_reader_open(&run->ext, path, err, sizeof err) < 0) {
                 exit_code = cli_error(EXIT_FAILURE_RUN, "%s", err);
+                free(path);
                 goto done;
             }
             const VideoInfo *ei = video_reader_info(run->ext);
             if (ei->width != w || ei->height != h) {
-                exit_code = cli_error(EXIT_FAILURE_RUN, "eval: %s is %dx%d, the input %dx%d",
+                exit_code = cli_error(EXIT_FAILURE_RUN, "eval: '%s' is %dx%d, the input %dx%d",
                                       path, ei->width, ei->height, w, h);
+                free(path);
                 goto done;
             }
+            free(path);
             continue;
         }
         OmctiSettings s;
@@ -331,6 +497,11 @@ int cli_eval(int argc, char **argv)
             if (idx >= 2) {
                 const int k = idx / 2 - 1; /* rebuilding F2k+1 */
                 if (k >= cap) {
+                    if (cap > (1 << 28)) {   /* an endless stream: the per-frame table */
+                        exit_code = cli_error(EXIT_FAILURE_RUN, "eval: '%s': more than %d "
+                                              "frames; use --frames N", o.input, cap);
+                        goto done;
+                    }
                     cap *= 2;
                     for (int r = 0; r < nruns; r++) {
                         double *p = realloc(runs[r].per_frame, sizeof *p * cap);
@@ -352,8 +523,8 @@ int cli_eval(int argc, char **argv)
                             goto done;
                         }
                         if (e == 0) {
-                            fprintf(stderr, "omcti: eval: %s ends before frame %d; scoring "
-                                    "frames 1..%d only\n", o.compare, 2 * k + 1, 2 * k - 1);
+                            fprintf(stderr, "omcti: eval: '%.*s' ends before frame %d; scoring "
+                                    "frames 1..%d only\n", (int)o.compare_len, o.compare, 2 * k + 1, 2 * k - 1);
                             ext_end = 1;
                             break;
                         }
@@ -432,9 +603,13 @@ int cli_eval(int argc, char **argv)
         }
         printf("\n]}\n");
     } else {
+        char shown[512];
+        snprintf(shown, sizeof shown, "%s", o.input);
+        for (char *c = shown; *c; c++)   /* no control bytes to the terminal */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
         printf("%s: %dx%d, %d frames read, %d odd frames rebuilt at t=1/2 from their even "
                "neighbours (PSNR capped at %.0f dB)\n",
-               o.input, w, h, idx, nframes, METRICS_PSNR_CAP);
+               shown, w, h, idx, nframes, METRICS_PSNR_CAP);
         printf("%-16s %8s %9s %8s %14s %10s %5s\n", "method", "PSNR-Y", "PSNR-YUV", "SSIM-Y",
                "worst (frame)", "ms/frame", "cuts");
         for (int r = 0; r < nruns; r++) {
@@ -447,7 +622,7 @@ int cli_eval(int argc, char **argv)
                    run->worst, run->worst_frame, ms, (unsigned long long)run->cuts);
         }
     }
-    if (o.plot && write_plot(&o, runs, nruns, nframes) != 0)
+    if (o.plot && write_plot(&o, &pf, runs, nruns, nframes) != 0)
         exit_code = EXIT_FAILURE_RUN;
     goto done;
 
@@ -463,5 +638,6 @@ done:
     free(ext.buf);
     free(outb.buf);
     video_reader_close(&rd);
+    plot_discard(&pf);
     return exit_code;
 }

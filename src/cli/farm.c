@@ -85,6 +85,18 @@ static int absolute(const char *path, char *out, char *err, size_t errlen)
     return 0;
 }
 
+/* path for a Slurm file name pattern (--output): '%' starts a replacement
+ * there, so a literal one is doubled. */
+static void slurm_pattern(char *dst, size_t len, const char *path)
+{
+    size_t n = 0;
+    for (; *path && n + 2 < len; path++) {
+        if (*path == '%') dst[n++] = '%';
+        dst[n++] = *path;
+    }
+    dst[n] = 0;
+}
+
 /* 'text' for a POSIX shell. */
 static void sh_quote(FILE *f, const char *s)
 {
@@ -273,6 +285,12 @@ static int prepare(Farm *f)
     if (!realpath(wd, f->dir_abs))
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", wd,
                          strerror(errno));
+    /* Slurm takes a backslash in --output as "no replacements", which would
+     * send every task's log to one file. */
+    if (strchr(f->dir_abs, '\\'))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: the workdir '%s' has "
+                         "a backslash in its name, which Slurm's log names cannot hold; choose "
+                         "another with --workdir", f->dir_abs);
     char logs[PATH_MAX + 8];
     snprintf(logs, sizeof logs, "%s/logs", f->dir_abs);
     if (mkdir(logs, 0777) < 0 && errno != EEXIST)
@@ -417,28 +435,39 @@ static int submit(Farm *f, const char *const *extra, int n_extra, const char *sc
 
 /* ---- following the jobs -------------------------------------------------- */
 
-/* The JobState of a job ("" when Slurm no longer knows it). */
-static void job_state(long id, char *state, size_t len)
+/* A Slurm command failed because the job is gone, not because Slurm did
+ * not answer (a busy slurmctld times out: that is no news about the job). */
+static int job_unknown(const char *eout)
 {
-    char idbuf[32], out[8192];
+    return strstr(eout, "Invalid job id") != NULL;
+}
+
+/* The JobState of a job ("" when Slurm no longer knows it): 1, or 0 when
+ * Slurm did not answer. */
+static int job_state(long id, char *state, size_t len)
+{
+    char idbuf[32], out[8192], eout[1024];
     snprintf(idbuf, sizeof idbuf, "%ld", id);
     char *argv[] = { "scontrol", "-o", "show", "job", idbuf, NULL };
     state[0] = 0;
-    if (run_capture(argv, out, sizeof out, NULL, 0) != 0) return;
+    if (run_capture(argv, out, sizeof out, eout, sizeof eout) != 0) return job_unknown(eout);
     const char *p = strstr(out, "JobState=");
-    if (!p) return;
+    if (!p) return 0;
     p += 9;
     size_t n = strcspn(p, " \n");
     snprintf(state, len, "%.*s", (int)(n < len ? n : len - 1), p);
+    return 1;
 }
 
-/* Whether any task of the array is still queued or running. */
+/* Whether any task of the array is still queued or running: 1 or 0, -1
+ * when Slurm did not answer. */
 static int array_active(long id)
 {
-    char idbuf[32], out[8192];
+    char idbuf[32], out[8192], eout[1024];
     snprintf(idbuf, sizeof idbuf, "%ld", id);
     char *argv[] = { "squeue", "-h", "-j", idbuf, "-o", "%i", NULL };
-    if (run_capture(argv, out, sizeof out, NULL, 0) != 0) return 0;
+    if (run_capture(argv, out, sizeof out, eout, sizeof eout) != 0)
+        return job_unknown(eout) ? 0 : -1;
     chomp(out);
     return out[0] != 0;
 }
@@ -470,6 +499,7 @@ static int follow(Farm *f, long array_id, long join_id)
                                   (long)((f->poll - (double)(time_t)f->poll) * 1e9) };
     char state[64];
     int last_done = -1;
+    double silent = 0;   /* seconds without an answer from Slurm */
     for (;;) {
         if (cli_interrupted())
             return set_error(f->err, sizeof f->err, OMCTI_ERR_INTERRUPT, "farm: stopped waiting; "
@@ -486,8 +516,16 @@ static int follow(Farm *f, long array_id, long join_id)
             fprintf(stderr, "omcti: segments done %d / %d\n", done, f->segments);
             last_done = done;
         }
-        job_state(join_id, state, sizeof state);
-        if (final_state(state) && (array_id < 0 || !array_active(array_id))) break;
+        const int known = job_state(join_id, state, sizeof state);
+        const int active = array_id < 0 ? 0 : array_active(array_id);
+        if (known && final_state(state) && active == 0) break;
+        if (known && active >= 0) {
+            silent = 0;
+        } else if ((silent += f->poll) > 300) {
+            return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: Slurm has not answered "
+                             "(scontrol, squeue) for 5 minutes; the jobs %ld and %ld may still "
+                             "run (squeue -u $USER)", array_id, join_id);
+        }
         nanosleep(&nap, NULL);
     }
     struct stat st;
@@ -561,11 +599,13 @@ int cli_farm(int argc, char **argv)
         goto fail;
     }
     long array_id = -1, join_id = -1;
-    char spec[8192], arr[8300], log[PATH_MAX + 64], jlog[PATH_MAX + 64], cpus[32], dep[64];
+    char spec[8192], arr[8300], log[2 * PATH_MAX + 64], jlog[2 * PATH_MAX + 64], cpus[32],
+        dep[64], dir[2 * PATH_MAX];
+    slurm_pattern(dir, sizeof dir, f->dir_abs);
     if (n_todo) {
         array_spec(todo, n_todo, spec, sizeof spec);
         snprintf(arr, sizeof arr, "--array=%s", spec);
-        snprintf(log, sizeof log, "--output=%s/logs/seg-%%a.log", f->dir_abs);
+        snprintf(log, sizeof log, "--output=%s/logs/seg-%%a.log", dir);
         const char *extra[6] = { arr, log, "--job-name=omcti-seg" };
         int ne = 3;
         if (f->threads_given) {
@@ -577,7 +617,7 @@ int cli_farm(int argc, char **argv)
             goto fail;
         }
     }
-    snprintf(jlog, sizeof jlog, "--output=%s/logs/join.log", f->dir_abs);
+    snprintf(jlog, sizeof jlog, "--output=%s/logs/join.log", dir);
     snprintf(dep, sizeof dep, "--dependency=afterok:%ld", array_id);
     const char *jextra[4] = { jlog, "--job-name=omcti-join", dep, "--kill-on-invalid-dep=yes" };
     if ((ret = submit(f, jextra, n_todo ? 4 : 2, join_script, &join_id)) < 0) {

@@ -7,20 +7,25 @@
 #include "src/common.h"
 #include "src/cli/cli.h"
 #include "src/cli/options.h"
+#include "src/cli/segment.h"
 #include "src/io/io.h"
 
 static const char join_usage[] =
-"usage: omcti join -o OUTPUT PIECE... [--audio-from INPUT] [-y] [-q]\n"
+"usage: omcti join -o OUTPUT [--audio-from INPUT] [-y] [-q] [--] PIECE...\n"
 "\n"
-"Joins the pieces written by `omcti --segment I/N` (give them in segment\n"
-"order, 0 to N-1) into OUTPUT without re-encoding: packets are copied and\n"
-"their timestamps continued from piece to piece. y4m pieces join into .y4m.\n"
+"Joins the pieces written by `omcti --segment I/N` into OUTPUT without\n"
+"re-encoding: packets are copied and their timestamps continued from piece\n"
+"to piece. y4m pieces join into .y4m. The pieces may be given in any order:\n"
+"each one's checksum file (PIECE.sum) says which piece of which conversion\n"
+"it is, and the join is refused unless the pieces are all N pieces of one\n"
+"conversion, each unchanged since it was written.\n"
 "\n"
 "  -o FILE             the joined output (its container from the extension)\n"
 "  --audio-from FILE   stream-copy the audio of FILE (the original input) under\n"
 "                      the video, as a plain conversion does (not for --slowmo)\n"
 "  -y                  overwrite OUTPUT if it exists\n"
-"  -q, --quiet         no summary line\n";
+"  -q, --quiet         no summary line\n"
+"  --                  the rest are pieces, even names that start with '-'\n";
 
 int cli_join(int argc, char **argv)
 {
@@ -29,8 +34,16 @@ int cli_join(int argc, char **argv)
     char err[1024];
     const char **pieces = calloc((size_t)argc + 1, sizeof *pieces);
     if (!pieces) return cli_error(EXIT_FAILURE_RUN, "out of memory");
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1, options = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!options || !strcmp(a, "-")) {
+            pieces[n++] = a;
+            continue;
+        }
+        if (!strcmp(a, "--")) {   /* pieces only from here on ("-p1.mkv") */
+            options = 0;
+            continue;
+        }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(join_usage, stdout);
             free(pieces);
@@ -64,7 +77,14 @@ int cli_join(int argc, char **argv)
     }
     cli_install_signal_handlers();
     int64_t frames = 0;
-    int ret = io_join(out, pieces, n, audio, overwrite, quiet, &frames, err, sizeof err);
+    const char **sorted = calloc((size_t)n, sizeof *sorted);
+    int ret = sorted ? 0 : set_error(err, sizeof err, OMCTI_ERR_NOMEM, "out of memory");
+    /* The output first (never over a piece), then the set, then the join. */
+    for (int k = 0; k < n && ret == 0; k++)
+        ret = io_check_output(out, pieces[k], overwrite, err, sizeof err);
+    if (ret == 0) ret = piece_set_check(pieces, n, sorted, NULL, err, sizeof err);
+    if (ret == 0) ret = io_join(out, sorted, n, audio, overwrite, quiet, &frames, err, sizeof err);
+    free(sorted);
     free(pieces);
     if (ret < 0)
         return cli_error(ret == OMCTI_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", err);

@@ -34,13 +34,23 @@ void cli_install_signal_handlers(void)
     signal(SIGXFSZ, SIG_IGN);
 }
 
+/* One line whatever the names in it hold: control bytes (a newline or an
+ * escape sequence in a file name, a header's raw bytes) are shown escaped,
+ * never passed to the terminal. */
 int cli_error(int code, const char *fmt, ...)
 {
+    char msg[4096];
     va_list ap;
-    fputs("omcti: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    fputs("omcti: ", stderr);
+    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+        if (*p == '\n') fputs("\\n", stderr);
+        else if (*p == '\t') fputs("\\t", stderr);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(stderr, "\\x%02x", *p);
+        else fputc(*p, stderr);
+    }
     fputc('\n', stderr);
     return code;
 }

@@ -28,7 +28,8 @@ const char cli_convert_usage[] =
 "  --device N          CUDA device index (default 0)\n"
 "  --devices all|LIST  spread the video over these CUDA devices of this host\n"
 "                      (one worker per device, each its share; needs --engine cuda)\n"
-"  --workers N         spread the video over N in-process workers (a share each)\n"
+"  --workers N         spread the video over N in-process workers (a share each),\n"
+"                      1..64\n"
 "  --threads N         CPU threads (default: the CPUs omcti may run on)\n"
 "  --block N           motion block size: 8, 16 (default) or 32\n"
 "  --range N           search range +-N pixels, 1..64 (default 16; 32 for\n"
@@ -272,7 +273,7 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
             continue;
         }
         if (OPT("--index")) { CHECK(r); o->index_path = v; continue; }
-        if (OPT("--workers")) { CHECK(r); CHECK(parse_int("--workers", v, 1, 256, &o->workers, err, errlen)); continue; }
+        if (OPT("--workers")) { CHECK(r); CHECK(parse_int("--workers", v, 1, CLI_MAX_WORKERS, &o->workers, err, errlen)); continue; }
         if (OPT("--devices")) {
             CHECK(r);
             if (!strcmp(v, "all")) {
@@ -280,7 +281,8 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
                 o->n_devices = 0;
                 continue;
             }
-            int n = parse_int_list("--devices", v, 0, 63, o->devices, 64, err, errlen);
+            int n = parse_int_list("--devices", v, 0, CLI_MAX_WORKERS - 1, o->devices,
+                                   CLI_MAX_WORKERS, err, errlen);
             CHECK(n);
             for (int a = 0; a < n; a++)
                 for (int b = 0; b < a; b++)

@@ -16,6 +16,10 @@ typedef enum RateMode {
     RATE_SLOWMO,       /* --slowmo N: N x the frames at the input rate     */
 } RateMode;
 
+/* The most in-process workers (--workers) and devices (--devices) of one
+ * run: the size of the per-worker tables of convert.c. */
+#define CLI_MAX_WORKERS 64
+
 typedef struct CliOptions {
     const char *input, *output;
     RateMode mode;
@@ -32,7 +36,7 @@ typedef struct CliOptions {
     int seg_count;     /* ... and N; 0 = the whole video                    */
     const char *index_path; /* --index FILE: a saved frame index (farm)     */
     int workers;       /* --workers N: in-process segment workers, 0 = 1    */
-    int devices[64];   /* --devices LIST                                    */
+    int devices[CLI_MAX_WORKERS]; /* --devices LIST                         */
     int n_devices;     /* 0 = not given                                     */
     int devices_all;   /* --devices all                                     */
     int help, version;

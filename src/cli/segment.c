@@ -11,6 +11,7 @@
 #include "filters/scenecut.h"
 #include "src/common.h"
 #include "src/cli/segment.h"
+#include "src/io/io.h"
 
 int segment_overlap(void)
 {
@@ -73,10 +74,22 @@ int segment_check(const Timeline *tl, int64_t n, int count, const char *input, c
     return 0;
 }
 
+/* FNV-1a, 64 bits, over memory (piece files are hashed by hash_file). */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+#define FNV_OFFSET 1469598103934665603ULL
+
 void segment_options_key(const CliOptions *o, int64_t n, char *buf, size_t len)
 {
     const OmctiSettings *s = &o->settings;
-    char rate[64];
+    char rate[64], opts[512];
     if (o->mode == RATE_FPS)
         snprintf(rate, sizeof rate, "fps:%lld/%lld", (long long)o->fps.num, (long long)o->fps.den);
     else
@@ -90,23 +103,49 @@ void segment_options_key(const CliOptions *o, int64_t n, char *buf, size_t len)
         size = (long long)st.st_size;
         mt = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
     }
-    snprintf(buf, len, "segment=%d/%d frames=%lld rate=%s method=%s search=%s block=%d range=%d "
-             "scd=%d scdthr=%.6g codec=%s crf=%d lossless=%d input=%s:%lld:%lld",
-             o->seg_index, o->seg_count, (long long)n, rate, omcti_method_name(s->method),
-             omcti_search_name(s->search), s->block, s->range, (int)s->scd, s->scd_threshold,
-             o->codec ? o->codec : "-", o->crf, o->lossless, in, size, mt);
+    /* What decides the bytes of every piece of one conversion (codec: only
+     * its length and hash, the name is the user's). */
+    const char *codec = o->codec ? o->codec : "-";
+    snprintf(opts, sizeof opts, "frames=%lld rate=%s method=%s search=%s block=%d range=%d "
+             "scd=%d scdthr=%.6g codec=%zu:%016" PRIx64 " crf=%d lossless=%d", (long long)n, rate,
+             omcti_method_name(s->method), omcti_search_name(s->search), s->block, s->range,
+             (int)s->scd, s->scd_threshold, strlen(codec),
+             fnv1a(FNV_OFFSET, codec, strlen(codec)), o->crf, o->lossless);
+    const int64_t first = o->seg_count > 0 ? split_point(n, o->seg_index, o->seg_count) : 0;
+    const int64_t end = o->seg_count > 0 ? split_point(n, (int64_t)o->seg_index + 1,
+                                                       o->seg_count) : n;
+    snprintf(buf, len, "piece %d %d\nsource %lld %lld %lld\noptions %016" PRIx64 "\n"
+             "range %lld %lld\nkey segment=%d/%d %s input=%s:%lld:%lld\n", o->seg_index,
+             o->seg_count, size, mt, (long long)n, fnv1a(FNV_OFFSET, opts, strlen(opts)),
+             (long long)first, (long long)end, o->seg_index, o->seg_count, opts, in, size, mt);
 }
 
-void piece_sum_path(const char *piece, char *buf, size_t len)
+int piece_sum_path(const char *piece, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s.sum", piece);
+    return snprintf(buf, len, "%s.sum", piece) < (int)len ? 0 : -1;
+}
+
+/* A regular file opened for reading: a FIFO or a device named as a piece
+ * or its .sum would block or never end. -1 with errno set otherwise. */
+static int open_regular(const char *path)
+{
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) return -1;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        const int e = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
 }
 
 /* FNV-1a, 64 bits: no dependency, fast enough (about 1 GB/s) next to the
  * conversion, and only meant to catch a piece cut short or rewritten. */
 static int hash_file(const char *path, int64_t *size, uint64_t *hash)
 {
-    int fd = open(path, O_RDONLY);
+    int fd = open_regular(path);
     if (fd < 0) return -1;
     static const size_t bufsize = 1 << 20;
     unsigned char *buf = malloc(bufsize);
@@ -114,40 +153,71 @@ static int hash_file(const char *path, int64_t *size, uint64_t *hash)
         close(fd);
         return -1;
     }
-    uint64_t h = 1469598103934665603ULL;
+    uint64_t h = FNV_OFFSET;
     int64_t total = 0;
     ssize_t got;
     while ((got = read(fd, buf, bufsize)) > 0) {
-        for (ssize_t i = 0; i < got; i++) {
-            h ^= buf[i];
-            h *= 1099511628211ULL;
-        }
+        h = fnv1a(h, buf, (size_t)got);
         total += got;
     }
+    const int e = errno;
     free(buf);
     close(fd);
-    if (got < 0) return -1;
+    if (got < 0) {
+        errno = e;
+        return -1;
+    }
     *size = total;
     *hash = h;
     return 0;
 }
 
+/* The frames a finished piece holds (a y4m offset pass or a demux pass). */
+static int count_frames(const char *piece, int64_t *frames, char *err, size_t errlen)
+{
+    VideoReader *r = NULL;
+    FrameIndex ix;
+    int ret = video_reader_open(&r, piece, err, errlen);
+    if (ret == 0 && (ret = video_reader_index(r, &ix, err, errlen)) == 0) {
+        *frames = ix.count;
+        frame_index_free(&ix);
+    }
+    video_reader_close(&r);
+    return ret;
+}
+
 int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen)
 {
-    int64_t size;
+    int64_t size, frames = 0;
     uint64_t hash;
     char path[PATH_MAX + 8], tmp[PATH_MAX + 32];
+    if (piece_sum_path(piece, path, sizeof path) < 0)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long", piece);
     if (hash_file(piece, &size, &hash) < 0)
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot read '%s': %s", piece,
                          strerror(errno));
-    piece_sum_path(piece, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path,
-                         strerror(errno));
-    fprintf(f, "omcti-piece 1\nsize %" PRId64 "\nfnv1a64 %016" PRIx64 "\nkey %s\n", size, hash,
-            key);
+    int ret = count_frames(piece, &frames, err, errlen);
+    if (ret < 0) return ret;
+    /* A short temporary name beside it: PIECE.sum may be as long as a
+     * name can be, PIECE.sum.tmp-PID not. */
+    const char *slash = strrchr(path, '/');
+    snprintf(tmp, sizeof tmp, "%.*s.omcti-sum-XXXXXX", slash ? (int)(slash - path + 1) : 0,
+             path);
+    const int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        const int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(e));
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    (void)fchmod(fd, 0666 & ~mask);   /* mkstemp's 0600 is still usable */
+    fprintf(f, "omcti-piece 2\nframes %" PRId64 "\nsize %" PRId64 "\nfnv1a64 %016" PRIx64 "\n%s",
+            frames, size, hash, key);
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) < 0) {
@@ -158,32 +228,247 @@ int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen
     return 0;
 }
 
-int piece_sum_check(const char *piece, const char *key, int full_check)
+/* ---- reading a checksum file: an input like any other -------------------- */
+
+#define SUM_MAX 16384   /* larger than any checksum file omcti writes */
+
+/* A decimal int64 (optional '-', digits only) filling all of s. */
+static int parse_i64(const char *s, int64_t *v)
+{
+    const char *d = s + (*s == '-');
+    if (*d < '0' || *d > '9') return -1;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || *end) return -1;
+    *v = x;
+    return 0;
+}
+
+/* 16 lower-case hex digits filling all of s. */
+static int parse_hex64(const char *s, uint64_t *v)
+{
+    if (strlen(s) != 16 || strspn(s, "0123456789abcdef") != 16) return -1;
+    *v = strtoull(s, NULL, 16);
+    return 0;
+}
+
+/* Cuts the next line off *p ("NAME VALUES"), checks NAME, returns VALUES. */
+static char *sum_line(char **p, const char *name)
+{
+    char *line = *p, *nl = strchr(line, '\n');
+    if (!nl) return NULL;
+    *nl = 0;
+    *p = nl + 1;
+    const size_t n = strlen(name);
+    return !strncmp(line, name, n) && line[n] == ' ' ? line + n + 1 : NULL;
+}
+
+/* Splits "A B [C]" into int64s; exactly count of them. */
+static int sum_numbers(char *v, int count, int64_t *out)
+{
+    for (int k = 0; k < count; k++) {
+        if (!v) return -1;
+        char *sp = strchr(v, ' ');
+        if (sp) *sp = 0;
+        if ((sp != NULL) != (k + 1 < count) || parse_i64(v, &out[k]) < 0) return -1;
+        v = sp ? sp + 1 : NULL;
+    }
+    return 0;
+}
+
+int piece_sum_read(const char *piece, PieceSum *ps, char *err, size_t errlen)
 {
     char path[PATH_MAX + 8];
-    piece_sum_path(piece, path, sizeof path);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char line[8192], want_key[8192] = "";
-    int64_t size = -1;
-    uint64_t hash = 0;
-    int version = 0, fields = 0;
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = 0;
-        if (sscanf(line, "omcti-piece %d", &version) == 1) fields |= 1;
-        else if (sscanf(line, "size %" SCNd64, &size) == 1) fields |= 2;
-        else if (sscanf(line, "fnv1a64 %" SCNx64, &hash) == 1) fields |= 4;
-        else if (!strncmp(line, "key ", 4)) {
-            snprintf(want_key, sizeof want_key, "%s", line + 4);
-            fields |= 8;
-        }
+    memset(ps, 0, sizeof *ps);
+    if (piece_sum_path(piece, path, sizeof path) < 0)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long", piece);
+    const int fd = open_regular(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        if (fd >= 0) close(fd);
+        if (errno == EINVAL)
+            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not a valid omcti checksum "
+                             "file (not a regular file)", path);
+        return set_error(err, errlen, OMCTI_ERR_IO, "'%s' has no checksum file '%s' (%s): "
+                         "join takes the pieces of omcti --segment with their .sum files",
+                         piece, path, strerror(errno));
     }
+    char *buf = malloc(SUM_MAX + 1);
+    if (!buf) {
+        fclose(f);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    }
+    const size_t got = fread(buf, 1, SUM_MAX + 1, f);
+    const int rerr = ferror(f);
     fclose(f);
-    if (fields != 15 || version != 1 || strcmp(want_key, key)) return 0;
+    int ret = 0;
+    int64_t v[3];
+    char *p = buf, *val;
+    buf[got < SUM_MAX ? got : SUM_MAX] = 0;
+#define BAD(why) do { ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not a valid omcti " \
+                      "checksum file (%s)", path, why); goto out; } while (0)
+    if (rerr) BAD("read error");
+    if (got > SUM_MAX || memchr(buf, 0, got)) BAD("too large or binary");
+    if (!(val = sum_line(&p, "omcti-piece"))) BAD("no omcti-piece line");
+    if (!strcmp(val, "1"))
+        BAD("written by an older omcti, without the piece's place; convert the segment again");
+    if (strcmp(val, "2")) BAD("unknown version");
+    if (sum_numbers(sum_line(&p, "frames"), 1, &ps->frames) < 0 || ps->frames < 1)
+        BAD("frames");
+    if (sum_numbers(sum_line(&p, "size"), 1, &ps->size) < 0 || ps->size < 0) BAD("size");
+    if (!(val = sum_line(&p, "fnv1a64")) || parse_hex64(val, &ps->hash) < 0) BAD("fnv1a64");
+    /* the identity block, as segment_options_key() wrote it */
+    snprintf(ps->key, sizeof ps->key, "%s", p);
+    if (sum_numbers(sum_line(&p, "piece"), 2, v) < 0 || v[1] < 1 || v[1] > 100000 ||
+        v[0] < 0 || v[0] >= v[1])
+        BAD("piece");
+    ps->index = (int)v[0];
+    ps->count = (int)v[1];
+    if (sum_numbers(sum_line(&p, "source"), 3, v) < 0 || v[2] < 1) BAD("source");
+    ps->src_size = v[0];
+    ps->src_mtime = v[1];
+    ps->src_frames = v[2];
+    if (!(val = sum_line(&p, "options")) || parse_hex64(val, &ps->options) < 0) BAD("options");
+    if (sum_numbers(sum_line(&p, "range"), 2, v) < 0) BAD("range");
+    ps->first = v[0];
+    ps->end = v[1];
+    if (ps->first != split_point(ps->src_frames, ps->index, ps->count) ||
+        ps->end != split_point(ps->src_frames, (int64_t)ps->index + 1, ps->count))
+        BAD("the frame range is not that of its piece number");
+    if (strncmp(p, "key ", 4) || !strchr(p, '\n')) BAD("key");
+#undef BAD
+out:
+    free(buf);
+    return ret;
+}
+
+int piece_sum_check(const char *piece, const char *key, int full_check)
+{
+    PieceSum ps;
+    char err[256];
+    if (piece_sum_read(piece, &ps, err, sizeof err) < 0 || strcmp(ps.key, key)) return 0;
     struct stat st;
-    if (stat(piece, &st) < 0 || st.st_size != size) return 0;
+    if (stat(piece, &st) < 0 || st.st_size != ps.size) return 0;
     if (!full_check) return 1;
     int64_t s2;
     uint64_t h2;
-    return hash_file(piece, &s2, &h2) == 0 && s2 == size && h2 == hash;
+    return hash_file(piece, &s2, &h2) == 0 && s2 == ps.size && h2 == ps.hash;
+}
+
+int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen)
+{
+    char path[PATH_MAX + 8];
+    struct stat st;
+    if (!strcmp(o->output, "-")) return 0;
+    if (piece_sum_path(o->output, path, sizeof path) < 0)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long", o->output);
+    /* An output that may not be replaced fails next, touching nothing. */
+    if (!o->overwrite && stat(o->output, &st) == 0) return 0;
+    /* A name that leaves no room for ".sum" fails now, not after the work. */
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+             slash ? path : ".");
+    const long name_max = pathconf(dir, _PC_NAME_MAX);
+    if (name_max > 0 && (long)strlen(slash ? slash + 1 : path) > name_max)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long for its "
+                         "checksum file '%s.sum' (at most %ld characters); choose a shorter one",
+                         o->output, slash ? strrchr(o->output, '/') + 1 : o->output,
+                         name_max - 4);
+    if (lstat(path, &st) < 0) return 0;
+    /* Only a checksum file of ours is replaced without -y. */
+    char head[16] = "";
+    FILE *f = S_ISREG(st.st_mode) ? fopen(path, "rb") : NULL;
+    if (f) {
+        if (!fgets(head, sizeof head, f)) head[0] = 0;
+        fclose(f);
+    }
+    if (!o->overwrite && strncmp(head, "omcti-piece ", 12))
+        return set_error(err, errlen, OMCTI_ERR_IO, "'%s' exists and is not an omcti checksum "
+                         "file; --segment writes one there (use -y to overwrite it)", path);
+    if (S_ISDIR(st.st_mode))
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a directory", path);
+    /* stale until the piece is complete */
+    if (unlink(path) < 0 && errno != ENOENT)
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot remove the old '%s': %s", path,
+                         strerror(errno));
+    return 0;
+}
+
+/* ---- the whole set, for join ---------------------------------------------- */
+
+static int by_index(const void *a, const void *b)
+{
+    const PieceSum *x = *(const PieceSum *const *)a, *y = *(const PieceSum *const *)b;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+int piece_set_check(const char *const *pieces, int n, const char **sorted, int64_t *frames,
+                    char *err, size_t errlen)
+{
+    PieceSum *ps = calloc((size_t)n, sizeof *ps);
+    PieceSum **order = calloc((size_t)n, sizeof *order);
+    int ret = 0;
+    if (!ps || !order) {
+        ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    for (int k = 0; k < n && ret == 0; k++) {
+        PieceSum *p = &ps[k];
+        if ((ret = piece_sum_read(pieces[k], p, err, errlen)) < 0) break;
+        p->name = pieces[k];
+        order[k] = p;
+        if (p->count != ps[0].count || p->src_size != ps[0].src_size ||
+            p->src_mtime != ps[0].src_mtime || p->src_frames != ps[0].src_frames ||
+            p->options != ps[0].options)
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "join: '%s' is not a piece of the "
+                            "conversion that '%s' is of (another input, options or number of "
+                            "segments)", pieces[k], pieces[0]);
+    }
+    if (ret < 0) goto out;
+    qsort(order, (size_t)n, sizeof *order, by_index);
+    for (int k = 0; k < n; k++) {
+        if (k && order[k]->index == order[k - 1]->index) {
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "join: '%s' and '%s' are both piece "
+                            "%d of %d", order[k - 1]->name, order[k]->name, order[k]->index,
+                            order[k]->count);
+            goto out;
+        }
+    }
+    for (int k = 0, want = 0; want < ps[0].count; want++) {
+        if (k < n && order[k]->index == want) {
+            k++;
+            continue;
+        }
+        ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "join: piece %d of %d is missing (%d "
+                        "given; the pieces of '%s' are numbered 0 to %d)", want, ps[0].count, n,
+                        pieces[0], ps[0].count - 1);
+        goto out;
+    }
+    /* Each piece is what was written: nothing cut short or replaced. */
+    int64_t total = 0;
+    for (int k = 0; k < n; k++) {
+        int64_t size;
+        uint64_t hash;
+        if (hash_file(order[k]->name, &size, &hash) < 0) {
+            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot read '%s': %s", order[k]->name,
+                            strerror(errno));
+            goto out;
+        }
+        if (size != order[k]->size || hash != order[k]->hash) {
+            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "join: '%s' is not the piece its "
+                            "checksum file describes (%s since it was written); convert "
+                            "segment %d/%d again", order[k]->name, size != order[k]->size ?
+                            "cut short or grown" : "changed", order[k]->index, order[k]->count);
+            goto out;
+        }
+        sorted[k] = order[k]->name;
+        total += order[k]->frames;
+    }
+    if (frames) *frames = total;
+out:
+    free(ps);
+    free(order);
+    return ret;
 }

@@ -41,21 +41,53 @@ void segment_split(const Timeline *tl, int64_t n, const SegmentRange *whole, int
 int segment_check(const Timeline *tl, int64_t n, int count, const char *input, char *err,
                   size_t errlen);
 
-/* The options that decide a piece's bytes (not threads, engine, device:
- * those give the same bytes), as one line, for the checksum file. */
+/* What identifies piece o->seg_index of o->seg_count of the conversion of
+ * an n-frame input with options o, as the lines of its checksum file:
+ *   piece I N
+ *   source SIZE MTIME_NS FRAMES      the input (frames: n)
+ *   options HEX                      FNV-1a of the options that decide the
+ *                                    bytes (not threads, engine, device)
+ *   range FIRST END                  its input frames [FIRST, END)
+ *   key segment=I/N OPTIONS input=PATH:SIZE:MTIME_NS
+ * (farm compares the whole, PATH included; join the first four lines). */
 void segment_options_key(const CliOptions *o, int64_t n, char *buf, size_t len);
 
 /* The checksum file beside a piece, PIECE.sum:
- *   omcti-piece 1
+ *   omcti-piece 2
+ *   frames COUNT                     the frames in the piece
  *   size BYTES
  *   fnv1a64 HEX
- *   key OPTIONS-KEY
+ *   the lines of segment_options_key()
  * written after the piece is in place (temporary file + rename). */
 int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen);
-/* 1 when PIECE.sum exists, names key, and the piece has that size and
+
+typedef struct PieceSum {
+    const char *name;            /* the piece (piece_set_check)            */
+    int index, count;
+    int64_t src_size, src_mtime, src_frames;
+    uint64_t options;
+    int64_t first, end;          /* input frames                           */
+    int64_t frames, size;        /* of the piece                           */
+    uint64_t hash;
+    char key[16384];             /* the segment_options_key() lines        */
+} PieceSum;
+/* Reads and checks PIECE.sum (every field, as an input); 0 or < 0 with one
+ * line naming the file. */
+int piece_sum_read(const char *piece, PieceSum *ps, char *err, size_t errlen);
+/* 1 when PIECE.sum exists, holds key, and the piece has that size and
  * hash (full_check) or that size (!full_check); 0 otherwise. */
 int piece_sum_check(const char *piece, const char *key, int full_check);
-/* "PIECE.sum" into buf. */
-void piece_sum_path(const char *piece, char *buf, size_t len);
+/* "PIECE.sum" into buf; -1 when it does not fit. */
+int piece_sum_path(const char *piece, char *buf, size_t len);
+/* Before --segment writes o->output: removes a stale OUTPUT.sum, but only
+ * when the output may be written (-y, or it does not exist) and the file
+ * is one of ours or -y was given; otherwise an error or nothing. */
+int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen);
+/* For join: the n pieces, in any order, must be exactly the pieces 0..N-1
+ * of one conversion (same input, options and N; none missing or twice),
+ * each unchanged since its checksum file was written. Fills sorted[] in
+ * piece order and *frames (may be NULL) with their frame count. */
+int piece_set_check(const char *const *pieces, int n, const char **sorted, int64_t *frames,
+                    char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
  *   keys 0|1
  *   N lines, one key each (when keys is 1) */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,46 +66,183 @@ out:
     return ret;
 }
 
+/* ---- loading: the side file is an input like any other ------------------
+ *
+ * Every field is checked before it is used: numbers are whole lines of
+ * digits that fit their type, the count is bounded by the size of the input
+ * it describes (a frame is at least one byte, a y4m frame at least its
+ * "FRAME\n") and by what the index file still holds (a key is at least two
+ * bytes), keys strictly increase (sorted unique timestamps, or byte offsets
+ * inside the input), and nothing follows the last key. */
+
+#define INDEX_LINE 64   /* longer than any valid line */
+
+typedef struct IndexText {
+    FILE *f;
+    const char *name;
+    int64_t line;
+    char *err;
+    size_t errlen;
+} IndexText;
+
+static int bad_index(IndexText *t, const char *why)
+{
+    return set_error(t->err, t->errlen, OMCTI_ERR_FORMAT, "'%s': not a valid omcti frame index "
+                     "(line %lld: %s); delete it and let omcti count again", t->name,
+                     (long long)t->line, why);
+}
+
+/* The next line, without its newline; -1 at the end or past INDEX_LINE. */
+static int next_line(IndexText *t, char *buf)
+{
+    t->line++;
+    if (!fgets(buf, INDEX_LINE, t->f)) return -1;
+    size_t n = strlen(buf);
+    if (!n || buf[n - 1] != '\n') return -1;
+    buf[n - 1] = 0;
+    return 0;
+}
+
+/* A decimal int64 (optional '-', digits only) filling all of s. */
+static int parse_i64(const char *s, int64_t *v)
+{
+    const char *d = s + (*s == '-');
+    if (*d < '0' || *d > '9') return -1;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || *end) return -1;
+    *v = x;
+    return 0;
+}
+
+/* "NAME V1 [V2]": exactly n values after NAME and one space each. */
+static int field(IndexText *t, const char *name, int n, int64_t *v1, int64_t *v2, char *word,
+                 size_t wordlen)
+{
+    char line[INDEX_LINE], want[40];
+    if (next_line(t, line) < 0) return bad_index(t, "truncated or over-long line");
+    const size_t len = (size_t)snprintf(want, sizeof want, "%s ", name);
+    if (strncmp(line, want, len)) {
+        snprintf(want, sizeof want, "'%s' expected", name);
+        return bad_index(t, want);
+    }
+    char *a = line + len, *b = strchr(a, ' ');
+    if ((n == 2) != (b != NULL)) return bad_index(t, "wrong number of values");
+    if (b) *b++ = 0;
+    if (word) {          /* the first value is a word */
+        if (strlen(a) >= wordlen) return bad_index(t, "unknown value");
+        memcpy(word, a, strlen(a) + 1);
+    } else if (parse_i64(a, v1) < 0) {
+        return bad_index(t, "not a whole number in range");
+    }
+    if (b && parse_i64(b, v2) < 0) return bad_index(t, "not a whole number in range");
+    return 0;
+}
+
+/* Parses and checks an index from f (name for messages) into ix; the caller
+ * compares ix->file_size and file_mtime with the input. */
+static int frame_index_parse(FrameIndex *ix, FILE *f, const char *name, char *err,
+                             size_t errlen)
+{
+    IndexText t = { f, name, 0, err, errlen };
+    char line[INDEX_LINE], kind[16];
+    int64_t version, stream, keys, dummy;
+    int ret;
+    memset(ix, 0, sizeof *ix);
+    if (next_line(&t, line) < 0 || strncmp(line, "omcti-frame-index ", 18))
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not an omcti frame index", name);
+    if (parse_i64(line + 18, &version) < 0 || version != 1)
+        return bad_index(&t, "unknown version");
+    if ((ret = field(&t, "file", 2, &ix->file_size, &ix->file_mtime, NULL, 0)) < 0) return ret;
+    if (ix->file_size < 0) return bad_index(&t, "negative file size");
+    if ((ret = field(&t, "kind", 2, &dummy, &stream, kind, sizeof kind)) < 0) return ret;
+    if (strcmp(kind, "pts") && strcmp(kind, "offset")) return bad_index(&t, "unknown kind");
+    ix->kind = !strcmp(kind, "pts") ? FRAME_INDEX_PTS : FRAME_INDEX_OFFSET;
+    if (stream < 0 || stream > 65535) return bad_index(&t, "stream number out of range");
+    ix->stream = (int)stream;
+    if ((ret = field(&t, "frames", 1, &ix->count, NULL, NULL, 0)) < 0) return ret;
+    const int64_t min_frame = ix->kind == FRAME_INDEX_OFFSET ? 6 : 1;
+    if (ix->count < 0 || ix->count > ix->file_size / min_frame)
+        return bad_index(&t, "more frames than the input has bytes for");
+    if ((ret = field(&t, "keys", 1, &keys, NULL, NULL, 0)) < 0) return ret;
+    if (keys != 0 && keys != 1) return bad_index(&t, "keys is not 0 or 1");
+    if (!keys && ix->kind == FRAME_INDEX_OFFSET) return bad_index(&t, "a y4m index needs keys");
+    if (keys) {
+        /* What is left of the index file bounds the count before any
+         * allocation (a key line is at least 2 bytes). */
+        const off_t here = ftello(f);
+        off_t end = -1;
+        if (here >= 0 && fseeko(f, 0, SEEK_END) == 0) end = ftello(f);
+        if (end < 0 || fseeko(f, here, SEEK_SET) < 0)
+            return set_error(err, errlen, OMCTI_ERR_IO, "cannot read the frame index '%s': %s",
+                             name, strerror(errno ? errno : EIO));
+        if (ix->count > (end - here) / 2) return bad_index(&t, "fewer keys than frames");
+        if (!(ix->key = malloc(sizeof *ix->key * (size_t)(ix->count ? ix->count : 1))))
+            return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+        for (int64_t k = 0; k < ix->count; k++) {
+            if (next_line(&t, line) < 0 || parse_i64(line, &ix->key[k]) < 0) {
+                ret = bad_index(&t, "a key is missing or not a whole number");
+                goto fail;
+            }
+            if (k && ix->key[k] <= ix->key[k - 1]) {
+                ret = bad_index(&t, "the keys do not increase");
+                goto fail;
+            }
+            if (ix->kind == FRAME_INDEX_OFFSET ?
+                ix->key[k] < 0 || ix->key[k] > ix->file_size - 6 : ix->key[k] == INT64_MIN) {
+                ret = bad_index(&t, "a key outside the input");
+                goto fail;
+            }
+        }
+    }
+    t.line++;
+    if (fgetc(f) != EOF) {
+        ret = bad_index(&t, "data after the last key");
+        goto fail;
+    }
+    if (ferror(f)) {
+        ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot read the frame index '%s': %s",
+                        name, strerror(errno ? errno : EIO));
+        goto fail;
+    }
+    return 0;
+fail:
+    frame_index_free(ix);
+    return ret;
+}
+
 int frame_index_load(FrameIndex *ix, const char *path, const char *input, char *err,
                      size_t errlen)
 {
     memset(ix, 0, sizeof *ix);
-    FILE *f = fopen(path, "r");
-    if (!f)
+    /* O_NONBLOCK: a FIFO named as the index is refused, not waited on */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        const int e = errno;
+        if (fd >= 0) close(fd);
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot open the frame index '%s': %s", path,
-                         strerror(errno));
-    char kind[16] = "";
-    int keys = 0, version = 0;
-    int ret = 0;
-    if (fscanf(f, "omcti-frame-index %d file %" SCNd64 " %" SCNd64 " kind %15s %d frames %" SCNd64
-               " keys %d", &version, &ix->file_size, &ix->file_mtime, kind, &ix->stream,
-               &ix->count, &keys) != 7 || version != 1 || ix->count < 0 ||
-        (strcmp(kind, "pts") && strcmp(kind, "offset"))) {
-        ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not an omcti frame index", path);
-        goto out;
+                         strerror(e));
     }
-    ix->kind = !strcmp(kind, "pts") ? FRAME_INDEX_PTS : FRAME_INDEX_OFFSET;
+    struct stat st;
+    int ret = 0;
+    if (fstat(fileno(f), &st) < 0)
+        ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot read the frame index '%s': %s", path,
+                        strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot read the frame index '%s': %s", path,
+                        S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
+    else
+        ret = frame_index_parse(ix, f, path, err, errlen);
+    fclose(f);
+    if (ret < 0) return ret;
     int64_t size, mtime;
     if (file_identity(input, &size, &mtime) < 0 || size != ix->file_size ||
         mtime != ix->file_mtime) {
-        ret = set_error(err, errlen, OMCTI_ERR_INVALID, "the frame index '%s' was made for "
-                        "another version of '%s' (size or time differs); delete it", path, input);
-        goto out;
+        frame_index_free(ix);
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "the frame index '%s' was made for "
+                         "another version of '%s' (size or time differs); delete it", path, input);
     }
-    if (keys) {
-        if (!(ix->key = malloc(sizeof *ix->key * (size_t)(ix->count ? ix->count : 1)))) {
-            ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
-            goto out;
-        }
-        for (int64_t k = 0; k < ix->count; k++)
-            if (fscanf(f, "%" SCNd64, &ix->key[k]) != 1) {
-                ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the frame index is "
-                                "truncated", path);
-                goto out;
-            }
-    }
-out:
-    fclose(f);
-    if (ret < 0) frame_index_free(ix);
-    return ret;
+    return 0;
 }

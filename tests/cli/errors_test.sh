@@ -4,7 +4,8 @@
 # a file (or a temporary) under the requested name.
 # usage: errors_test.sh OMCTI Y4MTOOL HAVE_FFMPEG HAVE_CUDA
 set -u
-OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3 HAVE_CUDA=${4:-0}
+OMCTI=$(realpath "$1") Y4M=$(realpath "$2") HAVE_FFMPEG=$3 HAVE_CUDA=${4:-0}
+# (absolute: some checks run in another folder)
 T=$(mktemp -d /tmp/omcti-err-XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
@@ -91,7 +92,133 @@ if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L
 else skipped "cuda without a GPU (a GPU is present)"; fi
 
 row "--segment on a pipe"   2 "not a pipe"       "$OMCTI" -i - -o "$T/out.y4m" --segment 0/2
+row "--workers 65"          2 "--workers: 65 is out of range (1..64)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --workers 65
+row "--workers 256"         2 "--workers: 256 is out of range (1..64)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --workers=256
+row "--devices 0-64"        2 "--devices: 64 is out of range (0..63)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cuda --devices 0-64
 row "--devices with cpu"    2 "needs --engine cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cpu --devices all
+
+# --- names with control bytes: the error is still one line, nothing reaches the terminal raw ---
+row "a name with a newline"    1 "cannot open '$T/a\\\\\\(n\\|x0a\\)b.y4m'" "$OMCTI" -i "$T/a
+b.y4m" -o "$T/out.y4m"
+row "a name with an escape sequence" 1 "cannot open '$T/\\\\x1b\[31mred.y4m'" "$OMCTI" -i "$T/"$'\e'"[31mred.y4m" -o "$T/out.y4m"
+grep -q $'\e' "$T/err" && bad "an escape byte reached stderr" || ok
+cp "$T/in.y4m" "$T/x
+y.y4m"
+row "join, a piece named with a newline" 1 "'$T/x\\\\ny.y4m' has no checksum file" "$OMCTI" join -o "$T/out.y4m" "$T/x
+y.y4m" "$T/in.y4m"
+
+# --- a frame index (--index, the side file of omcti farm) is checked like an input ---
+# in.y4m: 64x48 4:2:0, so every frame is "FRAME\n" and 4608 bytes after the header
+hdr=$(head -1 "$T/in.y4m" | wc -c)
+index() {   # FRAMES KEYS [KEY...]: an index for in.y4m (its real size and time)
+    local frames=$1 keys=$2; shift 2
+    printf 'omcti-frame-index 1\nfile %s %s\nkind offset 0\nframes %s\nkeys %s\n' \
+        "$(stat -c %s "$T/in.y4m")" "$(date -r "$T/in.y4m" +%s%N)" "$frames" "$keys"
+    for k in "$@"; do printf '%s\n' "$k"; done
+}
+offsets=(); for k in 0 1 2 3 4 5 6 7; do offsets+=($((hdr + k * 4614))); done
+index 8 1 "${offsets[@]}" > "$T/good.idx"
+row "--index, a valid index"  0 "" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/good.idx"
+idxrow() {   # NAME: $T/bad.idx is refused with one line naming it, no crash
+    row "--index: $1" 1 "'$T/bad.idx': not a valid omcti frame index" \
+        "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/bad.idx"
+}
+index 2305843009213693952 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "2^61 frames (8*count wraps)"
+index 2305843009213693953 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "2^61+1 frames"
+index 9223372036854775807 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "INT64_MAX frames"
+index 99999999999999999999 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "frames overflow int64"
+index -1 1 > "$T/bad.idx"; idxrow "negative frames"
+index 9 1 "${offsets[@]}" > "$T/bad.idx"; idxrow "fewer keys than frames"
+index 8 1 "${offsets[@]}" 999 > "$T/bad.idx"; idxrow "data after the keys"
+index 8 1 "${offsets[0]}" "${offsets[2]}" "${offsets[1]}" "${offsets[@]:3}" > "$T/bad.idx"; idxrow "keys out of order"
+index 8 1 "${offsets[@]:0:7}" 99999999 > "$T/bad.idx"; idxrow "an offset past the input"
+index 8 1 -5 "${offsets[@]:1}" > "$T/bad.idx"; idxrow "a negative offset"
+index 8 1 "${offsets[@]:0:7}" 1e9 > "$T/bad.idx"; idxrow "a key that is not a number"
+index 8 0 > "$T/bad.idx"; idxrow "a y4m index without keys"
+index 8 7 "${offsets[@]}" > "$T/bad.idx"; idxrow "keys 7"
+index 8 1 "${offsets[@]}" | sed 's/kind offset 0/kind offset 99999999999/' > "$T/bad.idx"; idxrow "stream out of range"
+index 8 1 "${offsets[@]}" | sed 's/kind offset 0/kind nonsense 0/' > "$T/bad.idx"; idxrow "unknown kind"
+index 8 1 "${offsets[@]}" | sed 's/^frames 8/frames 8 8/' > "$T/bad.idx"; idxrow "two values for frames"
+index 8 1 "${offsets[@]}" | sed 's/^frames 8/frames +8/' > "$T/bad.idx"; idxrow "frames +8"
+{ index 8 1; head -c 100000 /dev/zero | tr '\0' 7; } > "$T/bad.idx"; idxrow "an endless line"
+index 8 1 "${offsets[@]}" | head -c 60 > "$T/bad.idx"; idxrow "truncated header"
+printf 'omcti-frame-index 2\n' > "$T/bad.idx"; idxrow "unknown version"
+row "--index: not an index" 1 "not an omcti frame index" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/in.y4m"
+row "--index: a directory" 1 "is a directory" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T"
+mkfifo "$T/fifo.idx"
+row "--index: a FIFO (not waited on)" 1 "not a regular file" timeout 10 "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/fifo.idx"
+cp "$T/in.y4m" "$T/in2.y4m"
+row "--index: another file's" 2 "made for another version" "$OMCTI" -q -i "$T/in2.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/good.idx"
+
+# --- eval --plot: no name reaches gnuplot as code, a missing folder fails up front ---
+if command -v gnuplot >/dev/null; then
+    H=$T/hostile; mkdir -p "$H"
+    "$Y4M" gen 32 32 6 > "$H/six.y4m"
+    # input names, --compare labels and plot names that would run `touch`
+    # as gnuplot code if pasted into its script (the issue's example and variants)
+    names=("clip';system('touch PWNED1');'"
+           "clip\";system(\"touch PWNED2\");\""
+           "clip\`touch PWNED3\`"
+           "clip\$(touch PWNED4)"
+           "clip'
+system('touch PWNED5')
+'"
+           "clip\\';system('touch PWNED6');'"
+           "clip@x';x='system(\"touch PWNED7\")")
+    k=0
+    for nm in "${names[@]}"; do
+        k=$((k + 1))
+        cp "$H/six.y4m" "$H/$nm.y4m"
+        (cd "$H" && "$OMCTI" eval -i "$nm.y4m" --methods blend --compare "six.y4m=$nm" \
+            --plot "$nm.png" >/dev/null 2>"$T/err"); rc=$?
+        [ $rc -eq 0 ] && [ -s "$H/$nm.png" ] && ok || bad "eval --plot, hostile name $k: exit $rc, plot $(ls "$H/$nm.png" 2>&1): $(cat "$T/err")"
+        rm -f "$H/$nm.y4m" "$H/$nm.png"
+    done
+    if ls -A "$H" / . | grep -q PWNED; then bad "eval --plot ran code from a name: $(ls -A "$H" | grep PWNED)"; else ok; fi
+    [ "$(ls -A "$H")" = six.y4m ] && ok || bad "eval --plot left files: $(ls -A "$H")"
+    # the table shows names and labels without their control bytes
+    cp "$H/six.y4m" "$H/e"$'\e'"[2J.y4m"
+    (cd "$H" && "$OMCTI" eval -i "e"$'\e'"[2J.y4m" --methods blend --compare "six.y4m=l"$'\e'"[2J"$'\n'"x") >"$T/stdout" 2>"$T/err"
+    [ $? -eq 0 ] && ! grep -q $'\e' "$T/stdout" && ok || bad "eval prints control bytes of names: $(od -c "$T/stdout" | head -3)"
+    rm -f "$H/e"$'\e'"[2J.y4m"
+    # a plot into a missing folder: one line before any work, nothing on stdout
+    "$OMCTI" eval -i "$H/six.y4m" --methods blend --plot "$T/no-such-dir/p.png" >"$T/stdout" 2>"$T/err"; rc=$?
+    [ $rc -eq 1 ] && [ "$(grep -c . "$T/err")" -eq 1 ] && grep -q "^omcti: eval: cannot write the plot '$T/no-such-dir/p.png': No such file" "$T/err" &&
+        [ ! -s "$T/stdout" ] && ok || bad "eval --plot into a missing folder: exit $rc, stdout $(wc -c <"$T/stdout") bytes: $(cat "$T/err")"
+    cp "$H/six.y4m" "$T/six.keep"
+    "$OMCTI" eval -i "$H/six.y4m" --methods blend --plot "$H/six.y4m" >/dev/null 2>"$T/err"; rc=$?
+    [ $rc -ne 0 ] && grep -q "also an input" "$T/err" && cmp -s "$H/six.y4m" "$T/six.keep" && ok || bad "eval --plot onto its input: exit $rc: $(cat "$T/err")"
+else
+    skipped "eval --plot (gnuplot not installed)"
+fi
+
+# --- bench: repeated runs, the median and its spread, a warning when the numbers cannot be trusted ---
+cp "$T/in.y4m" "$T/be\"nch\\.y4m"
+"$OMCTI" bench -i "$T/be\"nch\\.y4m" --frames 5 --threads 1,2 --search diamond --repeat 5 --max-spread 0 --json >"$T/bench.json" 2>"$T/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$T/bench.json" "$T/err" "$T/be\"nch\\.y4m" <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))          # valid JSON although the name holds " and \
+err = open(sys.argv[2]).read()
+assert d["input"] == sys.argv[3], d["input"]
+assert d["repeat"] == 5 and d["statistic"] == "median"
+worst = 0
+for r in d["runs"]:
+    each = r["me_ms_per_pair_each"]
+    assert len(each) == 5, each
+    assert abs(statistics.median(each) - r["me_ms_per_pair"]) <= 1e-6 * r["me_ms_per_pair"], r
+    spread = 100 * (max(each) - min(each)) / statistics.median(each)
+    assert abs(spread - r["me_spread_pct"]) < 0.01, r
+    worst = max(worst, r["me_spread_pct"])
+# the warnings say what the numbers show, no more and no less
+assert ("differ by" in err) == (worst > 0), (worst, err)
+assert ("machine is busy (load average" in err) == (d["load_average_before"] > d["cpus_online"]), err
+assert d["busy"] == (worst > 0 or d["load_average_before"] > d["cpus_online"])
+PY
+then ok; else bad "bench --repeat 5 --json: exit $rc: $(cat "$T/err")"; fi
+row "bench --repeat 0"       2 "--repeat: 0 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 0
+row "bench --repeat 101"     2 "--repeat: 101 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 101
+row "bench --max-spread -1"  2 "--max-spread" "$OMCTI" bench -i "$T/in.y4m" --max-spread -1
 
 # --- interruption: SIGINT removes the incomplete output ---
 "$Y4M" gen 352 288 400 > "$T/long.y4m"

@@ -4,7 +4,8 @@
 # line and leave nothing under the output name.
 # usage: segments_test.sh OMCTI Y4MTOOL HAVE_FFMPEG SAMPLES_DIR
 set -u
-OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3 SAMPLES=${4:-}
+OMCTI=$(realpath "$1") Y4M=$(realpath "$2") HAVE_FFMPEG=$3 SAMPLES=${4:-}
+# (absolute: some checks run in another folder)
 T=$(mktemp -d /tmp/omcti-seg-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
@@ -84,13 +85,103 @@ one_line_error "too many segments" "use at most"
 "$OMCTI" -q -i "$T/in.y4m" -o "$T/i.y4m" --segment 1/2
 "$OMCTI" join -o "$T/mix.y4m" "$T/o.y4m" "$T/i.y4m" 2>"$T/err"
 expect "join of different pieces fails" "[ $? -eq 1 ]"
-one_line_error "join mismatch" "cannot follow"
+one_line_error "join mismatch" "is not a piece of the conversion"
 expect "failed join leaves nothing" "[ -z \"\$(ls -A '$T' | grep mix)\" ]"
 "$OMCTI" join -o "$T/o.y4m" "$T/o.y4m" 2>"$T/err"
 expect "join over a piece refused" "[ $? -ne 0 ]"
 one_line_error "join over a piece" "also an input"
 "$OMCTI" join -o "$T/whole.y4m" "$T/o.y4m" 2>"$T/err"
 one_line_error "join over an existing file" "already exists"
+
+# --- join checks its pieces (checksum files): order, gaps, doubles, strangers, damage ---
+J=$T/j; mkdir -p "$J"
+for ((i = 0; i < 12; i++)); do
+    "$OMCTI" -q -i "$T/in.y4m" -o "$J/p$i.y4m" --segment "$i/12" --threads 1 || bad "piece $i/12"
+done
+jrow() {   # NAME NEEDLE PIECES...: join fails with one line, writes nothing
+    local name=$1 needle=$2; shift 2
+    timeout 60 "$OMCTI" join -q -o "$T/jn.y4m" "$@" 2>"$T/err"
+    expect "$name: exit 1" "[ $? -eq 1 ]"
+    one_line_error "$name" "$needle"
+    expect "$name: nothing written" "[ -z \"\$(ls -A '$T' | grep jn)\" ]"
+}
+# a shell glob sorts p10 and p11 before p2: the pieces' own numbers decide
+"$OMCTI" join -q -o "$T/jg.y4m" "$J"/p*.y4m 2>"$T/err"
+expect "join, 12 pieces in glob order" "[ $? -eq 0 ] && cmp -s '$T/whole.y4m' '$T/jg.y4m'"
+rev=(); for ((i = 11; i >= 0; i--)); do rev+=("$J/p$i.y4m"); done
+"$OMCTI" join -q -y -o "$T/jg.y4m" "${rev[@]}" 2>"$T/err"
+expect "join, 12 pieces in reverse order" "[ $? -eq 0 ] && cmp -s '$T/whole.y4m' '$T/jg.y4m'"
+inorder=(); for ((i = 0; i < 12; i++)); do inorder+=("$J/p$i.y4m"); done
+jrow "join, piece 5 missing" "piece 5 of 12 is missing" "${inorder[@]:0:5}" "${inorder[@]:6}"
+jrow "join, last piece missing" "piece 11 of 12 is missing" "${inorder[@]:0:11}"
+cp "$J/p3.y4m" "$J/copy3.y4m"; cp "$J/p3.y4m.sum" "$J/copy3.y4m.sum"
+jrow "join, a piece twice" "are both piece 3 of 12" "${inorder[@]:0:4}" "$J/copy3.y4m" "${inorder[@]:4}"
+jrow "join, one file twice" "are both piece 0 of 12" "${inorder[@]}" "$J/p0.y4m"
+"$OMCTI" -q -i "$T/in.y4m" -o "$J/blend4.y4m" --segment 4/12 --method blend --threads 1
+jrow "join, a piece with other options" "is not a piece of the conversion" "${inorder[@]:0:4}" "$J/blend4.y4m" "${inorder[@]:5}"
+"$OMCTI" -q -i "$T/in.y4m" -o "$J/of13.y4m" --segment 4/13 --threads 1
+jrow "join, a piece of another split" "is not a piece of the conversion" "${inorder[@]:0:4}" "$J/of13.y4m" "${inorder[@]:5}"
+"$OMCTI" -q -i "$T/whole.y4m" -o "$J/other4.y4m" --segment 4/12 --threads 1
+jrow "join, a piece of another input" "is not a piece of the conversion" "${inorder[@]:0:4}" "$J/other4.y4m" "${inorder[@]:5}"
+cp "$J/p6.y4m" "$J/p6.keep"
+head -c $(( $(stat -c %s "$J/p6.keep") / 2 )) "$J/p6.keep" > "$J/p6.y4m"
+jrow "join, a half-length piece" "cut short" "${inorder[@]}"
+cp "$J/p6.keep" "$J/p6.y4m"; printf 'X' | dd of="$J/p6.y4m" bs=1 seek=100 conv=notrunc status=none
+jrow "join, a changed piece" "is not the piece its checksum file describes (changed" "${inorder[@]}"
+cp "$J/p6.keep" "$J/p6.y4m"
+mv "$J/p7.y4m.sum" "$J/p7.keep"
+jrow "join, a piece without its .sum" "has no checksum file" "${inorder[@]}"
+# crafted checksum files: refused with one line naming them, never trusted
+sumrow() {   # NAME NEEDLE: p7.y4m.sum as given
+    jrow "join, .sum $1" "$2" "${inorder[@]}"
+}
+sed 's/^omcti-piece 2/omcti-piece 1/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "version 1" "older omcti"
+sed 's/^piece 7 12/piece 7 11/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "with another count" "not a valid omcti checksum file (the frame range"
+sed 's/^piece 7 12/piece 12 12/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "index past the count" "not a valid omcti checksum file (piece)"
+sed 's/^piece 7 12/piece 9223372036854775807 12/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "huge index" "(piece)"
+sed 's/^piece 7 12/piece -1 12/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "negative index" "(piece)"
+sed 's/^range \(.*\) \(.*\)/range \1 999/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "a forged range" "the frame range"
+sed 's/^frames .*/frames 99999999999999999999/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "frames overflow" "(frames)"
+sed 's/^size .*/size 1x/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "size not a number" "(size)"
+sed 's/^fnv1a64 .*/fnv1a64 zz/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "bad hash" "(fnv1a64)"
+sed 's/^source .*/source 1 2/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "two-value source" "(source)"
+head -c 40 "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "truncated" "not a valid omcti checksum file"
+head -c 100000 /dev/urandom > "$J/p7.y4m.sum"; sumrow "random bytes" "not a valid omcti checksum file"
+rm -f "$J/p7.y4m.sum"; mkfifo "$J/p7.y4m.sum"
+jrow "join, a FIFO as .sum (not waited on)" "not a regular file" "${inorder[@]}"
+rm -f "$J/p7.y4m.sum"
+mv "$J/p7.keep" "$J/p7.y4m.sum"
+"$OMCTI" join -q -o "$T/jg2.y4m" "${rev[@]}" 2>"$T/err"
+expect "join after the damage is undone" "[ $? -eq 0 ] && cmp -s '$T/whole.y4m' '$T/jg2.y4m'"
+
+# --segment onto an existing output without -y: fails, and keeps OUT and OUT.sum
+cp "$J/p2.y4m" "$T/mine.y4m"; echo "my notes" > "$T/mine.y4m.sum"
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/mine.y4m" --segment 2/12 2>"$T/err"
+expect "--segment over an existing output: exit 1" "[ $? -eq 1 ]"
+one_line_error "--segment over an existing output" "already exists"
+expect "--segment without -y keeps OUT.sum" "[ \"\$(cat '$T/mine.y4m.sum')\" = 'my notes' ] && cmp -s '$J/p2.y4m' '$T/mine.y4m'"
+rm "$T/mine.y4m"
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/mine.y4m" --segment 2/12 2>"$T/err"
+expect "--segment: a foreign OUT.sum is not replaced without -y" "[ $? -eq 1 ] && [ \"\$(cat '$T/mine.y4m.sum')\" = 'my notes' ] && [ ! -e '$T/mine.y4m' ]"
+one_line_error "--segment: a foreign OUT.sum" "is not an omcti checksum file"
+"$OMCTI" -q -y -i "$T/in.y4m" -o "$T/mine.y4m" --segment 2/12 2>"$T/err"
+expect "--segment -y replaces it" "[ $? -eq 0 ] && grep -q '^piece 2 12$' '$T/mine.y4m.sum'"
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/mine2.y4m" --segment 2/12 2>"$T/err"
+expect "--segment: a piece's .sum names its place" "grep -q '^omcti-piece 2$' '$T/mine2.y4m.sum' && grep -q '^range ' '$T/mine2.y4m.sum' && grep -q '^frames ' '$T/mine2.y4m.sum'"
+# pieces whose names start with '-' (after --)
+(cd "$J" && for i in 0 1; do "$OMCTI" -q -i "$T/in.y4m" -o "-d$i.y4m" --segment $i/2 --threads 1; done &&
+    "$OMCTI" join -q -o "$T/jd.y4m" -- -d1.y4m -d0.y4m) 2>"$T/err"
+expect "join -- with pieces named -d0.y4m -d1.y4m" "[ $? -eq 0 ] && cmp -s '$T/whole.y4m' '$T/jd.y4m'"
+# long piece names: 241 characters (its .sum 245) work, the checksum file's
+# temporary name included; 252 (its .sum 256) is refused before any work
+n241=$(printf 'n%.0s' $(seq 237)).y4m n252=$(printf 'm%.0s' $(seq 248)).y4m
+"$OMCTI" -q -i "$T/in.y4m" -o "$J/$n241" --segment 0/2 --threads 1 2>"$T/err"
+expect "a 241-character piece name" "[ $? -eq 0 ] && [ -s '$J/$n241.sum' ]"
+"$OMCTI" -q -i "$T/in.y4m" -o "$J/$n252" --segment 0/2 --threads 1 2>"$T/err"
+expect "a 252-character piece name: refused" "[ $? -eq 2 ]"
+one_line_error "a 252-character piece name" "too long for its checksum file"
+expect "a 252-character piece name: nothing left" "[ -z \"\$(ls -A '$J' | grep -e '^\.\?m')\" ]"
+rm -rf "$J" "$T"/jg*.y4m "$T"/jd.y4m "$T"/mine*
 
 if [ "$HAVE_FFMPEG" != 1 ]; then
     echo "segments: FFmpeg checks skipped (built without FFmpeg)"
@@ -143,6 +234,12 @@ else
     expect "mkv (H.264) join runs" "[ $? -eq 0 ]"
     expect "mkv join: 96 frames" "[ \"\$(ffprobe -v error -count_frames -select_streams v -show_entries stream=nb_read_frames -of csv=p=0 '$T/j.mkv')\" = 96 ]"
     expect "mkv join decodes cleanly" "[ -z \"\$(ffmpeg -v error -i '$T/j.mkv' -f null - 2>&1)\" ]"
+    "$OMCTI" join -q -o "$T/jr.mkv" --audio-from "$T/av.mp4" "$T"/q{2,0,1}.mkv 2>"$T/err"
+    expect "mkv join, pieces in another order: runs" "[ $? -eq 0 ]"
+    expect "mkv join, pieces in another order: the same frames" "cmp -s <(frames '$T/j.mkv') <(frames '$T/jr.mkv')"
+    "$OMCTI" join -q -o "$T/jm.mkv" "$T"/q{0,2}.mkv 2>"$T/err"
+    expect "mkv join, a piece missing: refused" "[ $? -eq 1 ] && [ ! -e '$T/jm.mkv' ]"
+    one_line_error "mkv join, a piece missing" "piece 1 of 3 is missing"
     "$OMCTI" -q -i "$T/av.mp4" -o "$T/w.mkv" --workers 2 -y 2>"$T/err"
     expect "--workers 2 to an H.264 mkv runs" "[ $? -eq 0 ]"
     expect "--workers 2 to mkv: 96 frames" "[ \"\$(ffprobe -v error -count_frames -select_streams v -show_entries stream=nb_read_frames -of csv=p=0 '$T/w.mkv')\" = 96 ]"

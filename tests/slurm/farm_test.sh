@@ -75,5 +75,35 @@ printf '\x55' | dd of="$T/w2/piece-0001.$EXT" bs=1 seek=$((size - 100)) conv=not
 expect "damaged piece redone" "grep -q 'segments 1 of 4 submitted' '$T/out'"
 expect "after repair frames = single run" "same '$T/whole.$EXT' '$T/f.$EXT'"
 
+# 5. hostile names: a workdir and output with '%', quotes, '$(' and a space
+#    (Slurm's log-name patterns and the job scripts' shell quoting)
+H="$T/w 100%j '\$(touch PWNED)\"x"
+"${FARM[@]}" -o "$H.$EXT" --workdir "$H" >"$T/out" 2>"$T/err"
+expect "farm, hostile names: exits 0" "[ $? -eq 0 ] || { cat '$T/err' >&2; false; }"
+expect "farm, hostile names: the single run's frames" "same '$T/whole.$EXT' \"\$H.$EXT\""
+expect "farm, hostile names: each segment's log under the workdir" "[ -f \"\$H/logs/seg-3.log\" ]"
+expect "farm, hostile names: no code ran" "[ ! -e '$T/PWNED' ] && [ ! -e PWNED ] && [ ! -e \"\$H/PWNED\" ]"
+"${FARM[@]}" -o "$T/b.$EXT" --workdir "$T/back\\slash" >"$T/out" 2>"$T/err"
+expect "farm, a backslash in the workdir: refused" "[ $? -eq 2 ] && grep -q 'backslash' '$T/err'"
+
+# 6. Slurm that does not answer for a while (a busy slurmctld times out):
+#    no news, not a failure; --wait keeps following the jobs
+mkdir -p "$T/flaky"
+for cmd in scontrol squeue; do
+    real=$(command -v $cmd)
+    cat > "$T/flaky/$cmd" <<EOF
+#!/bin/bash
+[ -e "$T/flaky/t0" ] || date +%s > "$T/flaky/t0"
+if [ \$(( \$(date +%s) - \$(cat "$T/flaky/t0") )) -lt 3 ]; then
+    echo "$cmd: error: Socket timed out on send/recv operation" >&2; exit 1
+fi
+exec "$real" "\$@"
+EOF
+    chmod +x "$T/flaky/$cmd"
+done
+PATH="$T/flaky:$PATH" "${FARM[@]}" -o "$T/s.$EXT" --workdir "$T/w6" >"$T/out" 2>"$T/err"
+expect "farm, Slurm silent for 3 s: exits 0" "[ $? -eq 0 ] || { cat '$T/err' >&2; false; }"
+expect "farm, Slurm silent for 3 s: the single run's frames" "same '$T/whole.$EXT' '$T/s.$EXT'"
+
 echo "slurm-farm: $pass passed, $fail failed"
 [ $fail -eq 0 ]
