@@ -65,9 +65,12 @@ typedef struct McSceneStats {
     uint32_t textured, same;
 } McSceneStats;
 
-#define MC_MAX_CAND 19   /* zero + 2 per block of the 3x3 neighbourhood  */
+#define MC_MAX_CAND 12   /* zero + 2 per block of the cross of 5 + camera */
 #define MC_MARGIN_DIV 4  /* bilateral window: the block grown by block/4  */
 #define MC_MEDIAN_TOL 6  /* the median may cost (16 + 6)/16 of the vector */
+#define MC_SMOOTH_SHIFT 5 /* smoothness: (A * |c - camera|_1) >> 5 (lambda0 = 1) */
+#define MC_OCC_T 6       /* one-sided cost: grey levels per pixel one side misses */
+#define MC_OCC_Q 4       /* ... when at least 1/4 of the window is missed   */
 
 /* Catmull-Rom (Keys, a = -1/2) taps in 1/64 for the 16 fractions, rounded
  * and mirrored so that f and 16 - f are symmetric and every row sums to 64. */
@@ -156,6 +159,27 @@ MCF void mc_block_area(const McGrid *g, int bx, int by, int *x0, int *y0, int *w
     *h = mc_min(g->block, g->height - *y0);
 }
 
+/* Whether the integer positions [x, x + w) x [y, y + h) all lie inside a
+ * pw x ph picture (not its padding). */
+MCF int mc_in_picture(int pw, int ph, int x, int y, int w, int h)
+{
+    return x >= 0 && y >= 0 && x + w <= pw && y + h <= ph;
+}
+
+/* The one-sided rule (docs/quality.md, issue 16, step 8): a window of area
+ * pixels of which `valid` have both samples inside the pictures. Where a
+ * quarter or more is missed by one side, the cost is the SAD over the
+ * valid pixels plus t per missed pixel, into *cost (returns 1); else the
+ * two-sided cost stands (returns 0). */
+MCF int mc_one_sided(uint32_t sad_valid, uint32_t valid, uint32_t area, uint32_t t,
+                     uint32_t *cost)
+{
+    if (MC_OCC_Q * (area - valid) < area)
+        return 0;
+    *cost = sad_valid + t * (area - valid);
+    return 1;
+}
+
 /* Pixel (x, y), the coordinates clamped to the plane. */
 MCF int mc_px(const McPlaneView *p, int x, int y)
 {
@@ -208,6 +232,18 @@ MCF int mc_put16(int p)
     return (p + 8) >> 4;
 }
 
+/* The next weight of a prediction whose integer prev sample is (px, py)
+ * and next sample (nx, ny) (docs/quality.md, issue 16, step 9): the
+ * phase's wt where both or neither lie inside the pictures, else all of
+ * the side that sees the pixel. */
+MCF int mc_one_sided_wt(const McPlaneView *P, const McPlaneView *N, int px, int py, int nx,
+                        int ny, int wt)
+{
+    const int pin = px >= 0 && py >= 0 && px < P->w && py < P->h;
+    const int nin = nx >= 0 && ny >= 0 && nx < N->w && ny < N->h;
+    return pin == nin ? wt : nin ? 256 : 0;
+}
+
 /* The bidirectional bicubic prediction (1/16 units) at pixel (x, y) of a
  * plane for the vector v (quarter luma pel; scale 4 luma, 2 chroma) at
  * phase weight wt (1/256). */
@@ -219,7 +255,8 @@ MCF int mc_pred_px(const McPlaneView *P, const McPlaneView *N, const McPhase *ph
     mc_phase_split(v.y, scale, ph, &ay, &by);
     const int pxs = x * 16 - ax, pys = y * 16 - ay, nxs = x * 16 + bx, nys = y * 16 + by;
     return mc_pred_mix(mc_cubic_px(P, pxs >> 4, pys >> 4, pxs & 15, pys & 15),
-                       mc_cubic_px(N, nxs >> 4, nys >> 4, nxs & 15, nys & 15), wt);
+                       mc_cubic_px(N, nxs >> 4, nys >> 4, nxs & 15, nys & 15),
+                       mc_one_sided_wt(P, N, pxs >> 4, pys >> 4, nxs >> 4, nys >> 4, wt));
 }
 
 MCF int mc_vec_eq(McVec a, McVec b)
@@ -311,6 +348,79 @@ MCF uint32_t mc_cost_sub_part(const McPlaneView *P, const McPlaneView *N, const 
         }
     }
     return s;
+}
+
+/* The one-sided rule's sums (mc_one_sided()): as mc_cost_int_part() and
+ * mc_cost_sub_part(), over the pixels whose integer prev and next sample
+ * positions both lie inside the pictures; their count into *valid. */
+MCF uint32_t mc_cost_int_valid_part(const McPlaneView *P, const McPlaneView *N, int x0, int y0,
+                                    int w, int h, int ax, int ay, int bx, int by, int lane,
+                                    int nlanes, uint32_t *valid)
+{
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = x0 + lane % w, y = y0 + lane / w;
+    uint32_t s = 0, n = 0;
+    for (int j = lane; j < w * h; j += nlanes) {
+        const int px = x - ax, py = y - ay, nx = x + bx, ny = y + by;
+        if (px >= 0 && py >= 0 && px < P->w && py < P->h && nx >= 0 && ny >= 0 && nx < N->w &&
+            ny < N->h) {
+            s += (uint32_t)mc_abs(mc_px(P, px, py) - mc_px(N, nx, ny));
+            n++;
+        }
+        x += sx;
+        y += sy;
+        if (x >= x0 + w) {
+            x -= w;
+            y++;
+        }
+    }
+    *valid = n;
+    return s;
+}
+
+MCF uint32_t mc_cost_sub_valid_part(const McPlaneView *P, const McPlaneView *N,
+                                    const McPhase *ph, int x0, int y0, int w, int h, int vx,
+                                    int vy, int lane, int nlanes, uint32_t *valid)
+{
+    int ax, ay, bx, by;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    const int pxs = x0 * 16 - ax, pys = y0 * 16 - ay, nxs = x0 * 16 + bx, nys = y0 * 16 + by;
+    const int ix = pxs >> 4, fx = pxs & 15, iy = pys >> 4, fy = pys & 15;
+    const int jx = nxs >> 4, gx = nxs & 15, jy = nys >> 4, gy = nys & 15;
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = lane % w, y = lane / w;
+    uint32_t s = 0, n = 0;
+    for (int i = lane; i < w * h; i += nlanes) {
+        const int px = ix + x, py = iy + y, nx = jx + x, ny = jy + y;
+        if (px >= 0 && py >= 0 && px < P->w && py < P->h && nx >= 0 && ny >= 0 && nx < N->w &&
+            ny < N->h) {
+            s += (uint32_t)mc_abs(mc_bilin_px(P, px, py, fx, fy) - mc_bilin_px(N, nx, ny, gx, gy));
+            n++;
+        }
+        x += sx;
+        y += sy;
+        if (x >= w) {
+            x -= w;
+            y++;
+        }
+    }
+    *valid = n;
+    return s;
+}
+
+/* The integer sample positions of pixel (x0, y0) for the quarter-pel
+ * vector (vx, vy) at the phase: prev at (*ix, *iy), next at (*jx, *jy). */
+MCF void mc_sub_origin(const McPhase *ph, int x0, int y0, int vx, int vy, int *ix, int *iy,
+                       int *jx, int *jy)
+{
+    int ax, ay, bx, by;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    *ix = (x0 * 16 - ax) >> 4;
+    *iy = (y0 * 16 - ay) >> 4;
+    *jx = (x0 * 16 + bx) >> 4;
+    *jy = (y0 * 16 + by) >> 4;
 }
 
 /* filters/blend.c at one pixel: (1-t)*prev + t*next. */

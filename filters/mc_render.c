@@ -14,9 +14,10 @@ static inline int cubic_inside(const OmctiPlane *p, int x0, int y0, int w, int h
            y0 + h + 1 <= p->h - 1 + p->pad;
 }
 
-/* The C reference's prediction with clamped samples (mc_block.h), for the
- * rare footprints past the padding; out of line, so that the fast path
- * stays lean. */
+/* The C reference's prediction with clamped samples and the one-sided
+ * weights (mc_block.h mc_pred_px()), for the footprints that leave the
+ * picture (blocks at its edges); out of line, so that the fast path stays
+ * lean. */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
@@ -28,14 +29,15 @@ static void predict_clamped(uint16_t *dst, const OmctiPlane *P, const OmctiPlane
     const McPlaneView nv = { N->data, (int)N->stride, N->w, N->h };
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            dst[y * 32 + x] = (uint16_t)mc_pred_mix(mc_cubic_px(&pv, ix + x, iy + y, fx, fy),
-                                                    mc_cubic_px(&nv, jx + x, jy + y, gx, gy), wt);
+            dst[y * 32 + x] = (uint16_t)mc_pred_mix(
+                mc_cubic_px(&pv, ix + x, iy + y, fx, fy), mc_cubic_px(&nv, jx + x, jy + y, gx, gy),
+                mc_one_sided_wt(&pv, &nv, ix + x, iy + y, jx + x, jy + y, wt));
 }
 
 /* Prediction of a w x h region at (x0, y0) of plane c for one vector, in
  * 1/16 units, into dst (stride 32): through the DSP table when both
- * footprints are inside the padded planes, else with the C reference's
- * clamped samples (mc_block.h; the rare vectors past the padding). The
+ * footprints are inside the pictures, else with the C reference's clamped
+ * samples and one-sided weights (mc_block.h; the blocks at the edges). The
  * kernel computes 8, 16 or 32 columns; columns past w are scratch (dst has
  * room for them), and a sample's value does not depend on the region it is
  * computed in, so predicting a whole block at once equals predicting its
@@ -52,7 +54,10 @@ static void predict(const Mc *s, uint16_t *dst, const FilterPair *pr, int c, McV
     split16(y0 * 16 - ay, &iy, &fy);
     split16(x0 * 16 + bx, &jx, &gx);
     split16(y0 * 16 + by, &jy, &gy);
-    if (cubic_inside(P, ix, iy, w, h) && cubic_inside(N, jx, jy, w, h)) {
+    /* Both integer footprints inside the picture: every pixel is seen by
+     * both sides (the one-sided weight is wt) and the DSP table applies. */
+    if (mc_in_picture(P->w, P->h, ix, iy, w, h) && mc_in_picture(N->w, N->h, jx, jy, w, h) &&
+        cubic_inside(P, ix, iy, w, h) && cubic_inside(N, jx, jy, w, h)) {
         const int kw = w <= 8 ? 8 : w <= 16 ? 16 : 32;
         s->dsp.pred2(dst, 32, P->data + (ptrdiff_t)iy * P->stride + ix, P->stride, fx, fy,
                      N->data + (ptrdiff_t)jy * N->stride + jx, N->stride, gx, gy, kw, h, wt);

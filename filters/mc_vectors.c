@@ -72,6 +72,24 @@ typedef struct McCostCtx {
 
 #define MC_STAGE_CTX const McCostCtx *
 
+/* The one-sided rule's sums: the C reference (footprints leaving the
+ * picture are few: the blocks at its edges). */
+static uint32_t mc_cost_int_valid(const McCostCtx *c, int x0, int y0, int w, int h, int ax,
+                                  int ay, int bx, int by, uint32_t *valid)
+{
+    const McPlaneView p = { c->P->data, (int)c->P->stride, c->P->w, c->P->h };
+    const McPlaneView n = { c->N->data, (int)c->N->stride, c->N->w, c->N->h };
+    return mc_cost_int_valid_part(&p, &n, x0, y0, w, h, ax, ay, bx, by, 0, 1, valid);
+}
+
+static uint32_t mc_cost_sub_valid(const McCostCtx *c, int x0, int y0, int w, int h, int vx,
+                                  int vy, uint32_t *valid)
+{
+    const McPlaneView p = { c->P->data, (int)c->P->stride, c->P->w, c->P->h };
+    const McPlaneView n = { c->N->data, (int)c->N->stride, c->N->w, c->N->h };
+    return mc_cost_sub_valid_part(&p, &n, c->ph, x0, y0, w, h, vx, vy, 0, 1, valid);
+}
+
 static inline uint32_t mc_cost_int(const McCostCtx *c, int x0, int y0, int w, int h, int ax,
                                    int ay, int bx, int by)
 {
@@ -94,12 +112,12 @@ void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *v
     const size_t k = (size_t)by * s->nbx + bx;
     /* MotionVector is McVec's layout (int16 x, y) */
     vec[k] = mc_choose(&c, &s->grid, &s->ph, (const McVec *)f->fwd.mv, (const McVec *)f->bwd.mv,
-                       bx, by, &cost[k]);
+                       s->cam, bx, by, &cost[k]);
 }
 
 McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a,
                       const uint32_t *cost_a)
 {
     const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph };
-    return mc_refine(&c, &s->grid, vec_a, cost_a, bx, by);
+    return mc_refine(&c, &s->grid, &s->ph, vec_a, cost_a, bx, by);
 }

@@ -26,6 +26,7 @@ typedef struct CudaMcArgs {
     McGrid g;
     int overlap;                   /* 1 omcti (OBMC), 0 mcti                */
     const McVec *fwd, *bwd;        /* the pair's fields (full pel)          */
+    McVec cam;                     /* the pair's camera vector (full pel)   */
     /* Per block: screened vector and cost (stage A), final vector (C),
      * vectors in quarter luma pel. */
     McVec *vec_a, *vec_c;
@@ -69,13 +70,33 @@ MCF uint32_t mc_cost_sub(const CudaMcArgs *a, int x0, int y0, int w, int h, int 
                                    MC_LANE, MC_NLANES));
 }
 
+MCF uint32_t mc_cost_int_valid(const CudaMcArgs *a, int x0, int y0, int w, int h, int ax,
+                               int ay, int bx, int by, uint32_t *valid)
+{
+    uint32_t n;
+    const uint32_t s = mc_cost_int_valid_part(&a->prev[0], &a->next[0], x0, y0, w, h, ax, ay, bx,
+                                              by, MC_LANE, MC_NLANES, &n);
+    *valid = MC_SUM(n);
+    return MC_SUM(s);
+}
+
+MCF uint32_t mc_cost_sub_valid(const CudaMcArgs *a, int x0, int y0, int w, int h, int vx, int vy,
+                               uint32_t *valid)
+{
+    uint32_t n;
+    const uint32_t s = mc_cost_sub_valid_part(&a->prev[0], &a->next[0], &a->ph, x0, y0, w, h, vx,
+                                              vy, MC_LANE, MC_NLANES, &n);
+    *valid = MC_SUM(n);
+    return MC_SUM(s);
+}
+
 #include "filters/mc_stages.h"
 
 /* Stage A of block k; every lane computes, lane 0 stores. */
 MCF void mc_choose_block(const CudaMcArgs *a, int k)
 {
     uint32_t c;
-    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, k % a->g.nbx, k / a->g.nbx, &c);
+    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, a->cam, k % a->g.nbx, k / a->g.nbx, &c);
     if (MC_LANE == 0) {
         a->vec_a[k] = v;
         a->cost_a[k] = c;
@@ -85,7 +106,7 @@ MCF void mc_choose_block(const CudaMcArgs *a, int k)
 /* Stage C of block k. */
 MCF void mc_refine_block(const CudaMcArgs *a, int k)
 {
-    const McVec v = mc_refine(a, &a->g, a->vec_a, a->cost_a, k % a->g.nbx, k / a->g.nbx);
+    const McVec v = mc_refine(a, &a->g, &a->ph, a->vec_a, a->cost_a, k % a->g.nbx, k / a->g.nbx);
     if (MC_LANE == 0)
         a->vec_c[k] = v;
 }
