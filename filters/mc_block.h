@@ -166,18 +166,20 @@ MCF int mc_in_picture(int pw, int ph, int x, int y, int w, int h)
     return x >= 0 && y >= 0 && x + w <= pw && y + h <= ph;
 }
 
-/* The one-sided rule (docs/quality.md, issue 16, step 8): a window of area
- * pixels of which `valid` have both samples inside the pictures. Where a
- * quarter or more is missed by one side, the cost is the SAD over the
- * valid pixels plus t per missed pixel, into *cost (returns 1); else the
- * two-sided cost stands (returns 0). */
-MCF int mc_one_sided(uint32_t sad_valid, uint32_t valid, uint32_t area, uint32_t t,
-                     uint32_t *cost)
+/* The pixels of the window [x0, x0 + w) x [y0, y0 + h) whose integer prev
+ * sample position x + pdx, y + pdy and next sample position x + ndx,
+ * y + ndy both lie inside a pw x ph picture: a rectangle (empty: *rw or
+ * *rh <= 0). For the whole-pixel cost pdx = -ax, ndx = bx; for the
+ * bilinear cost the integer parts, floor(-a / 16) and floor(b / 16). */
+MCF void mc_valid_rect(int pw, int ph, int x0, int y0, int w, int h, int pdx, int pdy, int ndx,
+                       int ndy, int *rx, int *ry, int *rw, int *rh)
 {
-    if (MC_OCC_Q * (area - valid) < area)
-        return 0;
-    *cost = sad_valid + t * (area - valid);
-    return 1;
+    const int xa = mc_max(x0, mc_max(-pdx, -ndx)), xb = mc_min(x0 + w, mc_min(pw - pdx, pw - ndx));
+    const int ya = mc_max(y0, mc_max(-pdy, -ndy)), yb = mc_min(y0 + h, mc_min(ph - pdy, ph - ndy));
+    *rx = xa;
+    *ry = ya;
+    *rw = xb - xa;
+    *rh = yb - ya;
 }
 
 /* Pixel (x, y), the coordinates clamped to the plane. */
@@ -348,79 +350,6 @@ MCF uint32_t mc_cost_sub_part(const McPlaneView *P, const McPlaneView *N, const 
         }
     }
     return s;
-}
-
-/* The one-sided rule's sums (mc_one_sided()): as mc_cost_int_part() and
- * mc_cost_sub_part(), over the pixels whose integer prev and next sample
- * positions both lie inside the pictures; their count into *valid. */
-MCF uint32_t mc_cost_int_valid_part(const McPlaneView *P, const McPlaneView *N, int x0, int y0,
-                                    int w, int h, int ax, int ay, int bx, int by, int lane,
-                                    int nlanes, uint32_t *valid)
-{
-    const int sx = nlanes % w, sy = nlanes / w;
-    int x = x0 + lane % w, y = y0 + lane / w;
-    uint32_t s = 0, n = 0;
-    for (int j = lane; j < w * h; j += nlanes) {
-        const int px = x - ax, py = y - ay, nx = x + bx, ny = y + by;
-        if (px >= 0 && py >= 0 && px < P->w && py < P->h && nx >= 0 && ny >= 0 && nx < N->w &&
-            ny < N->h) {
-            s += (uint32_t)mc_abs(mc_px(P, px, py) - mc_px(N, nx, ny));
-            n++;
-        }
-        x += sx;
-        y += sy;
-        if (x >= x0 + w) {
-            x -= w;
-            y++;
-        }
-    }
-    *valid = n;
-    return s;
-}
-
-MCF uint32_t mc_cost_sub_valid_part(const McPlaneView *P, const McPlaneView *N,
-                                    const McPhase *ph, int x0, int y0, int w, int h, int vx,
-                                    int vy, int lane, int nlanes, uint32_t *valid)
-{
-    int ax, ay, bx, by;
-    mc_phase_split(vx, 4, ph, &ax, &bx);
-    mc_phase_split(vy, 4, ph, &ay, &by);
-    const int pxs = x0 * 16 - ax, pys = y0 * 16 - ay, nxs = x0 * 16 + bx, nys = y0 * 16 + by;
-    const int ix = pxs >> 4, fx = pxs & 15, iy = pys >> 4, fy = pys & 15;
-    const int jx = nxs >> 4, gx = nxs & 15, jy = nys >> 4, gy = nys & 15;
-    const int sx = nlanes % w, sy = nlanes / w;
-    int x = lane % w, y = lane / w;
-    uint32_t s = 0, n = 0;
-    for (int i = lane; i < w * h; i += nlanes) {
-        const int px = ix + x, py = iy + y, nx = jx + x, ny = jy + y;
-        if (px >= 0 && py >= 0 && px < P->w && py < P->h && nx >= 0 && ny >= 0 && nx < N->w &&
-            ny < N->h) {
-            s += (uint32_t)mc_abs(mc_bilin_px(P, px, py, fx, fy) - mc_bilin_px(N, nx, ny, gx, gy));
-            n++;
-        }
-        x += sx;
-        y += sy;
-        if (x >= w) {
-            x -= w;
-            y++;
-        }
-    }
-    *valid = n;
-    return s;
-}
-
-/* The integer sample positions of pixel (x0, y0) for the quarter-pel
- * vector (vx, vy) at the phase: prev at (*ix, *iy), next at (*jx, *jy). */
-MCF void mc_sub_origin(const McPhase *ph, int x0, int y0, int vx, int vy, int *ix, int *iy,
-                       int *jx, int *jy)
-{
-    int ax, ay, bx, by;
-    mc_phase_split(vx, 4, ph, &ax, &bx);
-    mc_phase_split(vy, 4, ph, &ay, &by);
-    *ix = (x0 * 16 - ax) >> 4;
-    *iy = (y0 * 16 - ay) >> 4;
-    *jx = (x0 * 16 + bx) >> 4;
-    *jy = (y0 * 16 + by) >> 4;
 }
 
 /* filters/blend.c at one pixel: (1-t)*prev + t*next. */

@@ -14,15 +14,7 @@
  *     uint32_t mc_cost_sub(MC_STAGE_CTX c, int x0, int y0, int w, int h,
  *                          int vx, int vy);
  *         the bilateral cost (bilinear samples, 1/16 units) of the quarter
- *         pel vector (vx, vy) at the context's phase over the window;
- *     uint32_t mc_cost_int_valid(MC_STAGE_CTX c, <mc_cost_int's arguments>,
- *                                uint32_t *valid);
- *     uint32_t mc_cost_sub_valid(MC_STAGE_CTX c, <mc_cost_sub's arguments>,
- *                                uint32_t *valid);
- *         the same sums over the pixels whose integer prev and next sample
- *         positions both lie inside the pictures, and their count
- *         (mc_block.h mc_cost_*_valid_part()); called only for footprints
- *         that leave the pictures.
+ *         pel vector (vx, vy) at the context's phase over the window.
  * Every thread of a group (a warp on the GPU) calls these functions with
  * the same arguments and gets the same costs, so all take the same
  * decisions. */
@@ -32,37 +24,52 @@
 
 #include "filters/mc_block.h"
 
-/* The costs with the one-sided rule (docs/quality.md, issue 16, step 8):
- * where a footprint leaves the picture and a quarter of the window or more
- * has a sample outside, the SAD over the rest plus MC_OCC_T per missed
- * pixel (16 times that in mc_cost_sub()'s 1/16 units); else the two-sided
- * cost with clamped samples. */
+/* The one-sided rule (docs/quality.md, issue 16, step 8): where a quarter
+ * of the window of area pixels or more has a sample outside the picture
+ * (valid: the pixels whose two samples are inside), the cost is the SAD
+ * over the valid pixels plus t per missed pixel. */
+MCF int mc_one_sided_applies(int area, int valid)
+{
+    return MC_OCC_Q * (area - valid) >= area;
+}
+
+/* The costs with the one-sided rule; else the two-sided cost with clamped
+ * samples. The valid pixels form a rectangle (mc_valid_rect()), and a
+ * sample's position does not depend on the window it is summed in, so the
+ * SAD over the valid pixels is the backend's cost over that rectangle. */
 MCF uint32_t mc_cost_int_os(MC_STAGE_CTX c, const McGrid *g, int x0, int y0, int w, int h,
                             int ax, int ay, int bx, int by)
 {
-    if (!mc_in_picture(g->width, g->height, x0 - ax, y0 - ay, w, h) ||
-        !mc_in_picture(g->width, g->height, x0 + bx, y0 + by, w, h)) {
-        uint32_t valid, cost;
-        const uint32_t sv = mc_cost_int_valid(c, x0, y0, w, h, ax, ay, bx, by, &valid);
-        if (mc_one_sided(sv, valid, (uint32_t)(w * h), MC_OCC_T, &cost))
-            return cost;
-    }
-    return mc_cost_int(c, x0, y0, w, h, ax, ay, bx, by);
+    if (mc_in_picture(g->width, g->height, x0 - ax, y0 - ay, w, h) &&
+        mc_in_picture(g->width, g->height, x0 + bx, y0 + by, w, h))
+        return mc_cost_int(c, x0, y0, w, h, ax, ay, bx, by);
+    int rx, ry, rw, rh;
+    mc_valid_rect(g->width, g->height, x0, y0, w, h, -ax, -ay, bx, by, &rx, &ry, &rw, &rh);
+    const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
+    if (!mc_one_sided_applies(w * h, valid))
+        return mc_cost_int(c, x0, y0, w, h, ax, ay, bx, by);
+    const uint32_t sad = valid ? mc_cost_int(c, rx, ry, rw, rh, ax, ay, bx, by) : 0;
+    return sad + (uint32_t)(MC_OCC_T * (w * h - valid));
 }
 
 MCF uint32_t mc_cost_sub_os(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, int x0, int y0,
                             int w, int h, int vx, int vy)
 {
-    int ix, iy, jx, jy;
-    mc_sub_origin(ph, x0, y0, vx, vy, &ix, &iy, &jx, &jy);
-    if (!mc_in_picture(g->width, g->height, ix, iy, w, h) ||
-        !mc_in_picture(g->width, g->height, jx, jy, w, h)) {
-        uint32_t valid, cost;
-        const uint32_t sv = mc_cost_sub_valid(c, x0, y0, w, h, vx, vy, &valid);
-        if (mc_one_sided(sv, valid, (uint32_t)(w * h), 16 * MC_OCC_T, &cost))
-            return cost;
-    }
-    return mc_cost_sub(c, x0, y0, w, h, vx, vy);
+    /* |a|, |b| <= 4 |v| (1/16 pel): the integer sample positions lie
+     * within (|v| + 3) / 4 pixels of the window */
+    const int mx = (mc_abs(vx) + 3) >> 2, my = (mc_abs(vy) + 3) >> 2;
+    if (mc_in_picture(g->width, g->height, x0 - mx, y0 - my, w + 2 * mx, h + 2 * my))
+        return mc_cost_sub(c, x0, y0, w, h, vx, vy);
+    int ax, ay, bx, by, rx, ry, rw, rh;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    mc_valid_rect(g->width, g->height, x0, y0, w, h, (-ax) >> 4, (-ay) >> 4, bx >> 4, by >> 4,
+                  &rx, &ry, &rw, &rh);
+    const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
+    if (!mc_one_sided_applies(w * h, valid))
+        return mc_cost_sub(c, x0, y0, w, h, vx, vy);
+    const uint32_t sad = valid ? mc_cost_sub(c, rx, ry, rw, rh, vx, vy) : 0;
+    return sad + (uint32_t)(16 * MC_OCC_T * (w * h - valid));
 }
 
 /* Candidates of block (bx, by) of the fields fwd, bwd (full pel), in this

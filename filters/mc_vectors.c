@@ -72,24 +72,6 @@ typedef struct McCostCtx {
 
 #define MC_STAGE_CTX const McCostCtx *
 
-/* The one-sided rule's sums: the C reference (footprints leaving the
- * picture are few: the blocks at its edges). */
-static uint32_t mc_cost_int_valid(const McCostCtx *c, int x0, int y0, int w, int h, int ax,
-                                  int ay, int bx, int by, uint32_t *valid)
-{
-    const McPlaneView p = { c->P->data, (int)c->P->stride, c->P->w, c->P->h };
-    const McPlaneView n = { c->N->data, (int)c->N->stride, c->N->w, c->N->h };
-    return mc_cost_int_valid_part(&p, &n, x0, y0, w, h, ax, ay, bx, by, 0, 1, valid);
-}
-
-static uint32_t mc_cost_sub_valid(const McCostCtx *c, int x0, int y0, int w, int h, int vx,
-                                  int vy, uint32_t *valid)
-{
-    const McPlaneView p = { c->P->data, (int)c->P->stride, c->P->w, c->P->h };
-    const McPlaneView n = { c->N->data, (int)c->N->stride, c->N->w, c->N->h };
-    return mc_cost_sub_valid_part(&p, &n, c->ph, x0, y0, w, h, vx, vy, 0, 1, valid);
-}
-
 static inline uint32_t mc_cost_int(const McCostCtx *c, int x0, int y0, int w, int h, int ax,
                                    int ay, int bx, int by)
 {

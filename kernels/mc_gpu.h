@@ -70,26 +70,6 @@ MCF uint32_t mc_cost_sub(const CudaMcArgs *a, int x0, int y0, int w, int h, int 
                                    MC_LANE, MC_NLANES));
 }
 
-MCF uint32_t mc_cost_int_valid(const CudaMcArgs *a, int x0, int y0, int w, int h, int ax,
-                               int ay, int bx, int by, uint32_t *valid)
-{
-    uint32_t n;
-    const uint32_t s = mc_cost_int_valid_part(&a->prev[0], &a->next[0], x0, y0, w, h, ax, ay, bx,
-                                              by, MC_LANE, MC_NLANES, &n);
-    *valid = MC_SUM(n);
-    return MC_SUM(s);
-}
-
-MCF uint32_t mc_cost_sub_valid(const CudaMcArgs *a, int x0, int y0, int w, int h, int vx, int vy,
-                               uint32_t *valid)
-{
-    uint32_t n;
-    const uint32_t s = mc_cost_sub_valid_part(&a->prev[0], &a->next[0], &a->ph, x0, y0, w, h, vx,
-                                              vy, MC_LANE, MC_NLANES, &n);
-    *valid = MC_SUM(n);
-    return MC_SUM(s);
-}
-
 #include "filters/mc_stages.h"
 
 /* Stage A of block k; every lane computes, lane 0 stores. */
