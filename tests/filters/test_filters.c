@@ -360,6 +360,28 @@ static void test_edge_pan(TestState *ts, OmctiMethod m)
     shift_free(&sh);
 }
 
+/* The camera vector (docs/quality.md, issue 16, step 4): the most frequent
+ * forward vector, a tie to the smaller packed key (y first), zero without
+ * fields. */
+static void test_camera_vector(TestState *ts)
+{
+    MotionVector fwd[6], bwd[6];
+    uint32_t sad[6] = {0}, keys[6];
+    MotionFields f = { .fwd = { .mv = fwd, .sad = sad, .bw = 3, .bh = 2, .block = 16 },
+                       .bwd = { .mv = bwd, .sad = sad, .bw = 3, .bh = 2, .block = 16 } };
+    const int tie[6][2] = { {5, 1}, {-3, 2}, {5, 1}, {-3, 2}, {0, 0}, {7, -1} };
+    for (int k = 0; k < 6; k++)
+        fwd[k] = bwd[k] = (MotionVector){ (int16_t)tie[k][0], (int16_t)tie[k][1] };
+    McVec g = mc_camera_vector(&f, 6, keys);
+    /* (5, 1) and (-3, 2) twice each: y = 1 is the smaller key */
+    CHECK(ts, g.x == 5 && g.y == 1, "camera vector on a tie: (%d, %d), want (5, 1)", g.x, g.y);
+    fwd[4] = (MotionVector){ -3, 2 };
+    g = mc_camera_vector(&f, 6, keys);
+    CHECK(ts, g.x == -3 && g.y == 2, "camera vector: (%d, %d), want (-3, 2)", g.x, g.y);
+    g = mc_camera_vector(NULL, 6, keys);
+    CHECK(ts, g.x == 0 && g.y == 0, "camera vector without fields: (%d, %d)", g.x, g.y);
+}
+
 int main(void)
 {
     TestState ts = {0};
@@ -376,6 +398,7 @@ int main(void)
     test_letterbox(&ts, OMCTI_METHOD_MCTI);
     test_scene_cut(&ts, OMCTI_SCD_AUTO);
     test_scene_cut(&ts, OMCTI_SCD_NONE);
+    test_camera_vector(&ts);
     test_edge_pan(&ts, OMCTI_METHOD_OMCTI);
     test_edge_pan(&ts, OMCTI_METHOD_MCTI);
     return test_finish(&ts, "test_filters");
