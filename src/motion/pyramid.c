@@ -114,7 +114,15 @@ static void build_level(PyramidSearch *s, int slot, int l, const PyrPlane *below
     for (int y = -PYR_PAD; y < d.h + PYR_PAD; y++) {
         uint8_t *row = data + (ptrdiff_t)y * d.stride;
         if (y >= 0 && y < d.h) {
-            for (int x = 0; x < d.w; x++)
+            /* Columns whose 2x2 source is inside without the clamp, then
+             * the last one through the clamped reference. */
+            const int y1 = 2 * y + 1 < below->h ? 2 * y + 1 : below->h - 1;
+            const uint8_t *restrict r0 = below->data + (ptrdiff_t)(2 * y) * below->stride;
+            const uint8_t *restrict r1 = below->data + (ptrdiff_t)y1 * below->stride;
+            const int nx = below->w / 2;
+            for (int x = 0; x < nx; x++)
+                row[x] = (uint8_t)((r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 2) >> 2);
+            for (int x = nx; x < d.w; x++)
                 row[x] = pyr_down_px(below, x, y);
             memset(row - PYR_PAD, row[0], PYR_PAD);
             memset(row + d.w, row[d.w - 1], PYR_PAD);
@@ -146,15 +154,34 @@ static int pyramid_of(PyramidSearch *s, const OmctiFrame *f, int keep)
     return slot;
 }
 
+/* The clamped SAD where the displaced window lies inside the padding: the
+ * same sum without the clamps (windows clipped at the picture's edges). */
+static uint32_t sad_direct(const PyrPlane *cur, const PyrPlane *ref, const PyrWin *w, int dx,
+                           int dy)
+{
+    uint32_t sad = 0;
+    const int n = w->x1 - w->x0;
+    for (int y = w->y0; y < w->y1; y++) {
+        const uint8_t *restrict c = cur->data + (ptrdiff_t)y * cur->stride + w->x0;
+        const uint8_t *restrict r = ref->data + (ptrdiff_t)(y + dy) * ref->stride + w->x0 + dx;
+        for (int x = 0; x < n; x++)
+            sad += (uint32_t)abs(c[x] - r[x]);
+    }
+    return sad;
+}
+
 /* SAD of a coarse window: the SIMD 16x16 kernel where the window is whole
- * and inside the level's padding, else the clamped reference. */
+ * and inside the level's padding, direct reads where it is clipped and
+ * inside, else the clamped reference. */
 static uint32_t coarse_sad(const PyramidSearch *s, const PyrPlane *cur, const PyrPlane *ref,
                            const PyrWin *w, int dx, int dy)
 {
-    if (pyr_area(w) == PYR_WIN * PYR_WIN && pyr_inside(w, dx, dy, ref->w, ref->h, PYR_PAD))
+    if (!pyr_inside(w, dx, dy, ref->w, ref->h, PYR_PAD))
+        return pyr_sad_clamped(cur, ref, w, dx, dy);
+    if (pyr_area(w) == PYR_WIN * PYR_WIN)
         return s->dsp->sad[1](cur->data + w->y0 * cur->stride + w->x0, cur->stride,
                               ref->data + (w->y0 + dy) * ref->stride + w->x0 + dx, ref->stride);
-    return pyr_sad_clamped(cur, ref, w, dx, dy);
+    return sad_direct(cur, ref, w, dx, dy);
 }
 
 /* Top level, pass 1: the 289 SADs of block k kept, the best by the tie rule. */
@@ -171,8 +198,8 @@ static uint64_t top_pass1(PyramidSearch *s, int f, const PyrPlane *cur, const Py
                         ref->stride, PYR_TOP_SIDE, PYR_TOP_SIDE, vol, PYR_TOP_SIDE);
     else
         for (int i = 0; i < PYR_TOP_N; i++)
-            vol[i] = pyr_sad_clamped(cur, ref, &w, i % PYR_TOP_SIDE - PYR_TOP_R,
-                                     i / PYR_TOP_SIDE - PYR_TOP_R);
+            vol[i] = coarse_sad(s, cur, ref, &w, i % PYR_TOP_SIDE - PYR_TOP_R,
+                                i / PYR_TOP_SIDE - PYR_TOP_R);
     uint32_t bc = UINT32_MAX;
     int bdx = 0, bdy = 0;
     for (int i = 0; i < PYR_TOP_N; i++) {
@@ -249,7 +276,7 @@ static uint64_t middle_block(PyramidSearch *s, int f, int l, const PyrPlane *cur
                           ref->data + w.y0 * ref->stride + w.x0, ref->stride, off, sad);
         } else {
             for (int j = 0; j < 4; j++)
-                sad[j] = pyr_sad_clamped(cur, ref, &w, pt[j].x, pt[j].y);
+                sad[j] = coarse_sad(s, cur, ref, &w, pt[j].x, pt[j].y);
         }
         evaluated += 4;
         for (int j = 0; j < 4; j++) {
@@ -290,12 +317,14 @@ static uint64_t level0_block(PyramidSearch *s, int f, const OmctiPlane *cur,
         for (int i = -1; i <= 1; i++) {
             const int dx = 2 * v1.x + i, dy = 2 * v1.y + j;
             uint32_t sad;
-            if (area == b * b && pyr_inside(&w, dx, dy, ref->w, ref->h, pad))
+            if (!pyr_inside(&w, dx, dy, ref->w, ref->h, pad))
+                sad = pyr_sad_clamped(&pc, &pr, &w, dx, dy);
+            else if (area == b * b)
                 sad = s->dsp->sad[si](cur->data + w.y0 * cur->stride + w.x0, cur->stride,
                                       ref->data + (w.y0 + dy) * ref->stride + w.x0 + dx,
                                       ref->stride);
             else
-                sad = pyr_sad_clamped(&pc, &pr, &w, dx, dy);
+                sad = sad_direct(&pc, &pr, &w, dx, dy);
             const uint32_t c = sad + pyr_penalty(area, dx - 2 * m1.x, dy - 2 * m1.y);
             if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
                 bc = c;
