@@ -165,17 +165,19 @@ PYF PyrVec pyr_median3(const PyrVec *v, int nbx, int nby, int bx, int by)
         for (int x = bx - 1; x <= bx + 1; x++)
             if (x >= 0 && y >= 0 && x < nbx && y < nby)
                 m[n++] = v[(ptrdiff_t)y * nbx + x];
-    int best = 0;
-    int64_t bd = INT64_MAX;
-    for (int i = 0; i < n; i++) {
-        int64_t d = 0;
-        for (int j = 0; j < n; j++)
-            d += pyr_abs(m[i].x - m[j].x) + pyr_abs(m[i].y - m[j].y);
-        if (d < bd) {
-            bd = d;
-            best = i;
+    /* Each distance once, added to both ends: the same sums as the plain
+     * double loop, half the work. */
+    int d[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            const int e = pyr_abs(m[i].x - m[j].x) + pyr_abs(m[i].y - m[j].y);
+            d[i] += e;
+            d[j] += e;
         }
-    }
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (d[i] < d[best])
+            best = i;
     return m[best];
 }
 

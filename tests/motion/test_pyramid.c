@@ -104,6 +104,30 @@ static void ref_build(RefPyr *r, const MtImage *a, const MtImage *b)
     }
 }
 
+/* The 3x3 vector median written out plainly (today's vector_median()
+ * rule: smallest sum of L1 distances to all, first in raster order). */
+static PyrVec ref_median3(const PyrVec *v, int nbx, int nby, int bx, int by)
+{
+    PyrVec m[9];
+    int n = 0;
+    for (int y = by - 1; y <= by + 1; y++)
+        for (int x = bx - 1; x <= bx + 1; x++)
+            if (x >= 0 && y >= 0 && x < nbx && y < nby)
+                m[n++] = v[y * nbx + x];
+    int best = 0;
+    long long bd = -1;
+    for (int i = 0; i < n; i++) {
+        long long d = 0;
+        for (int j = 0; j < n; j++)
+            d += abs(m[i].x - m[j].x) + abs(m[i].y - m[j].y);
+        if (bd < 0 || d < bd) {
+            bd = d;
+            best = i;
+        }
+    }
+    return m[best];
+}
+
 /* One field: cur = pyramid i, ref = the other. */
 static void ref_field(const RefPyr *r, int i, int block, MotionField *out)
 {
@@ -121,7 +145,7 @@ static void ref_field(const RefPyr *r, int i, int block, MotionField *out)
         for (int by = 0; by < nby[L]; by++)
             for (int bx = 0; bx < nbx[L]; bx++) {
                 const PyrWin w = pyr_coarse_win(bx, by, r->w[L], r->h[L]);
-                const PyrVec md = pyr_median3(top1, nbx[L], nby[L], bx, by);
+                const PyrVec md = ref_median3(top1, nbx[L], nby[L], bx, by);
                 uint32_t bc = UINT32_MAX;
                 int bdx = 0, bdy = 0;
                 for (int dy = -PYR_TOP_R; dy <= PYR_TOP_R; dy++)
@@ -183,7 +207,7 @@ static void ref_field(const RefPyr *r, int i, int block, MotionField *out)
             const int i1 = pyr_level1_index(bx, block, nbx[1]);
             const int j1 = pyr_level1_index(by, block, nby[1]);
             const PyrVec v = vec[1][j1 * nbx[1] + i1];
-            const PyrVec m = pyr_median3(vec[1], nbx[1], nby[1], i1, j1);
+            const PyrVec m = ref_median3(vec[1], nbx[1], nby[1], i1, j1);
             const PyrWin w = pyr_block_win(bx, by, block, r->w[0], r->h[0]);
             uint32_t bc = UINT32_MAX, bs = 0;
             int bdx = 0, bdy = 0;
