@@ -81,7 +81,11 @@ int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from, char *e
                  size_t errlen)
 {
     char *url = ffio_local_url(from);
-    int ret = avformat_open_input(&p->ain, url ? url : from, NULL, NULL);
+    /* Only self-contained files (ffio_restrict_demuxers). */
+    int ret = (p->ain = avformat_alloc_context()) && ffio_restrict_demuxers(p->ain) >= 0
+                  ? 0 : AVERROR(ENOMEM);
+    if (ret >= 0)
+        ret = avformat_open_input(&p->ain, url ? url : from, NULL, NULL);
     free(url);
     if (ret >= 0)
         ret = avformat_find_stream_info(p->ain, NULL);

@@ -55,6 +55,17 @@ int ffdec_next(const VideoReader *r, FFReader *p, char *err, size_t errlen);
 /* A demuxer context that stops when cancel is requested, or NULL. */
 AVFormatContext *ffdec_alloc_input(const IoCancel *cancel);
 
+/* ---- what the demuxer may open (ffmpeg_probe.c) ------------------------ */
+
+/* Demuxers that open further files or URLs named inside the input (a
+ * playlist, a concat list, an image sequence, a script) are refused, so a
+ * file's content never makes omcti read another file. Sets fmt's
+ * format_whitelist to every other demuxer; < 0 when out of memory. */
+int ffio_restrict_demuxers(AVFormatContext *fmt);
+/* After an open refused by the above: writes "'path': <why>" into err and
+ * returns OMCTI_ERR_FORMAT when path is such a file; else returns 0. */
+int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t errlen);
+
 /* ---- audio copy (ffmpeg_audio.c): the writer's and the join's ---------- */
 
 /* The audio streams of a file, copied packet by packet into a muxer next

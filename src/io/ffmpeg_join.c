@@ -17,7 +17,16 @@ typedef struct JoinPiece {
 static int join_open_piece(JoinPiece *jp, const char *path, char *err, size_t errlen)
 {
     char *url = ffio_local_url(path);
-    int ret = avformat_open_input(&jp->fmt, url ? url : path, NULL, NULL);
+    /* Only self-contained files (ffio_restrict_demuxers). */
+    int ret = (jp->fmt = avformat_alloc_context()) && ffio_restrict_demuxers(jp->fmt) >= 0
+                  ? 0 : AVERROR(ENOMEM);
+    if (ret >= 0)
+        ret = avformat_open_input(&jp->fmt, url ? url : path, NULL, NULL);
+    if (ret < 0 && ret != AVERROR(ENOMEM) &&
+        ffio_refused_demuxer(path, url ? url : path, err, errlen) < 0) {
+        free(url);
+        return OMCTI_ERR_FORMAT;
+    }
     free(url);
     if (ret < 0)
         return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, ret, "cannot open the piece");

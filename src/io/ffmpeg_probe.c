@@ -11,11 +11,63 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/avstring.h>
 #include <libswscale/swscale.h>
 
 #include "src/common.h"
 #include "src/io/ffmpeg_internal.h"
 
+
+/* Demuxers whose input names other files or URLs that they open. */
+static const char refused_demuxers[] =
+    "concat,hls,dash,imf,image2,sdp,rtsp,rtp,sap,avisynth,vapoursynth,lavfi";
+
+static int is_refused(const char *name)
+{
+    return av_match_list(name, refused_demuxers, ',') > 0;
+}
+
+int ffio_restrict_demuxers(AVFormatContext *fmt)
+{
+    size_t len = 1;
+    void *it = NULL;
+    const AVInputFormat *f;
+    while ((f = av_demuxer_iterate(&it)))
+        if (!is_refused(f->name))
+            len += strlen(f->name) + 1;
+    char *list = av_malloc(len);
+    if (!list)
+        return AVERROR(ENOMEM);
+    list[0] = 0;
+    it = NULL;
+    while ((f = av_demuxer_iterate(&it)))
+        if (!is_refused(f->name)) {
+            if (list[0])
+                av_strlcat(list, ",", len);
+            av_strlcat(list, f->name, len);
+        }
+    av_freep(&fmt->format_whitelist);
+    fmt->format_whitelist = list;
+    return 0;
+}
+
+int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t errlen)
+{
+    struct stat sb;
+    AVIOContext *pb = NULL;
+    const AVInputFormat *f = NULL;
+    /* Probing consumes a pipe's bytes: only a regular file is probed again. */
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+        avio_open(&pb, url, AVIO_FLAG_READ) < 0)
+        return 0;
+    int ret = av_probe_input_buffer2(pb, &f, url, NULL, 0, 0);
+    avio_closep(&pb);
+    if (ret < 0 || !f || !is_refused(f->name))
+        return 0;
+    return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': a %s file, which names other files "
+                     "or URLs to read; omcti reads only self-contained video files", path,
+                     f->name);
+}
 
 static int valid_q(AVRational q)
 {
@@ -115,11 +167,16 @@ static int open_demuxer(FFReader *p, const char *path, const IoCancel *cancel, c
                         size_t errlen)
 {
     char *url = ffio_local_url(path);
-    if (!(p->fmt = ffdec_alloc_input(cancel))) {
+    if (!(p->fmt = ffdec_alloc_input(cancel)) || ffio_restrict_demuxers(p->fmt) < 0) {
         free(url);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
     }
     int ret = avformat_open_input(&p->fmt, url ? url : path, NULL, NULL);
+    if (ret < 0 && ret != AVERROR_EXIT && ffio_refused_demuxer(path, url ? url : path, err,
+                                                               errlen) < 0) {
+        free(url);
+        return OMCTI_ERR_FORMAT;
+    }
     free(url);
     if (ret == AVERROR_EXIT)
         return set_error(err, errlen, OMCTI_ERR_INTERRUPT, "interrupted");

@@ -423,6 +423,7 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
     if (!path || !*path)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "no output file given (use -o FILE)");
     const int to_stdout = !strcmp(path, "-");
+    int in_place = 0;
     if (!to_stdout) {
         struct stat st;
         if (opt->input_path && strcmp(opt->input_path, "-") &&
@@ -433,9 +434,18 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
             if (S_ISDIR(st.st_mode))
                 return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a directory",
                                  path);
+            /* A block device or a socket is no place for a video. */
+            if (S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode))
+                return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a %s, "
+                                 "not a file", path, S_ISBLK(st.st_mode) ? "block device"
+                                                                         : "socket");
             if (!opt->overwrite)
                 return set_error(err, errlen, OMCTI_ERR_IO,
                                  "output '%s' already exists (use -y to overwrite)", path);
+            /* A FIFO or a character device (/dev/null, a terminal) is
+             * written in place like a pipe: a temporary file renamed over
+             * it would replace the node with a regular file. */
+            in_place = S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode);
         }
     }
     const IoBackend *be = io_backend_probe(path, NULL);
@@ -444,16 +454,19 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
                          "cannot write '%s': omcti was built without FFmpeg, only .y4m "
                          "output is possible", path);
     char *tmp = NULL;
-    if (!to_stdout && !(tmp = io_make_temp_path(path, err, errlen)))
+    if (in_place && !(tmp = strdup(path)))
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    if (!to_stdout && !in_place && !(tmp = io_make_temp_path(path, err, errlen)))
         return OMCTI_ERR_IO;
     VideoWriter *w = video_writer_new(NULL, path, tmp, info);
     if (!w) {
-        if (tmp) unlink(tmp);
+        if (tmp && !in_place) unlink(tmp);
         free(tmp);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
     free(tmp);
     w->overwrite = opt->overwrite;
+    w->in_place = in_place;
     w->cancel = opt->cancel;
     int ret = be->writer_open(&w, path, info, opt, err, errlen);
     if (ret < 0) {
@@ -487,7 +500,7 @@ int video_writer_finish(VideoWriter *w, char *err, size_t errlen)
         io_escape_message(err, errlen);
         return ret;
     }
-    if (w->tmp_path &&
+    if (w->tmp_path && !w->in_place &&
         (ret = io_commit_output(w->tmp_path, w->path, w->overwrite, &w->kept, err, errlen)) < 0) {
         io_escape_message(err, errlen);
         return ret;
@@ -502,7 +515,7 @@ void video_writer_abort(VideoWriter **pw)
     if (!w) return;
     if (w->ops && w->ops->close) w->ops->close(w);
     w->ops = NULL;
-    if (w->tmp_path && !w->kept) unlink(w->tmp_path);
+    if (w->tmp_path && !w->kept && !w->in_place) unlink(w->tmp_path);
     video_writer_close(pw);
 }
 
@@ -512,7 +525,7 @@ void video_writer_close(VideoWriter **pw)
     if (!w) return;
     if (w->ops && w->ops->close) w->ops->close(w);
     /* Anything not renamed into place is not the user's file. */
-    if (w->tmp_path && !w->finished && !w->kept)
+    if (w->tmp_path && !w->finished && !w->kept && !w->in_place)
         unlink(w->tmp_path);
     free(w->path);
     free(w->tmp_path);
