@@ -1,5 +1,5 @@
-/* Helpers shared by the FFmpeg front end (ffmpeg_read.c) and back end
- * (ffmpeg_write.c). Header-only so that neither file owns the other. */
+/* Helpers shared by the FFmpeg reader (ffmpeg_probe.c, ffmpeg_decode.c) and
+ * writer (ffmpeg_encoder.c, ffmpeg_mux.c, ...). Header-only.  */
 #ifndef OMCTI_FFMPEG_COMMON_H
 #define OMCTI_FFMPEG_COMMON_H
 

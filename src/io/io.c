@@ -1,5 +1,6 @@
-/* Dispatch between the y4m and FFmpeg back ends, and the rules every output
- * obeys: never over an existing file without -y, never over the input, and
+/* The y4m and FFmpeg back ends in one table, chosen by probe (the name,
+ * the first bytes of a regular file), and the rules every output obeys:
+ * never over an existing file without -y, never over the input, and
  * written to a temporary file beside the target that is renamed into place
  * only when everything succeeded. */
 #include <errno.h>
@@ -47,6 +48,72 @@ static int starts_with_y4m_magic(const char *path)
     return n == sizeof magic && !memcmp(magic, "YUV4MPEG2 ", 10);
 }
 
+/* ---- back ends ---------------------------------------------------------- */
+
+/* A file format back end. probe() says how well it fits path, 0 (not at
+ * all) to 100 (certain); st is the input's stat(), NULL for an output or
+ * stdin (then only the name counts). The best score above 0 wins, the
+ * earlier entry on a tie. */
+typedef struct IoBackend {
+    const char *name;
+    int (*probe)(const char *path, const struct stat *st);
+    int (*reader_open)(VideoReader **r, const char *path, const IoCancel *cancel, char *err,
+                       size_t errlen);
+    int (*writer_open)(VideoWriter **w, const char *path, const VideoInfo *info,
+                       const WriterOptions *opt, char *err, size_t errlen);
+} IoBackend;
+
+static int y4m_probe(const char *path, const struct stat *st)
+{
+    if (io_path_is_y4m(path))
+        return 100;   /* also a file named .y4m that is not: it says so */
+    if (!st)
+        return 0;
+    if (!S_ISREG(st->st_mode))
+        return 1;     /* a pipe by name: y4m only when nothing else reads it */
+    return starts_with_y4m_magic(path) ? 100 : 0;
+}
+
+static int y4m_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *cancel,
+                                  char *err, size_t errlen)
+{
+    (void)cancel;   /* y4m reads are made interruptible by the caller's reader */
+    return y4m_reader_open(r, path, err, errlen);
+}
+
+#if OMCTI_HAVE_FFMPEG
+/* Anything libavformat may read or write; a pipe, FIFO or device by name
+ * (<(...), /dev/stdin) is read once only, so it is not probed here (that
+ * would consume its first bytes): FFmpeg probes it from its own buffer
+ * and reads y4m too. */
+static int ff_probe(const char *path, const struct stat *st)
+{
+    (void)st;
+    return strcmp(path, "-") ? 50 : 0;
+}
+#endif
+
+static const IoBackend io_backends[] = {
+    { "y4m", y4m_probe, y4m_reader_open_cancel, y4m_writer_open },
+#if OMCTI_HAVE_FFMPEG
+    { "ffmpeg", ff_probe, ff_reader_open, ff_writer_open },
+#endif
+};
+
+static const IoBackend *io_backend_probe(const char *path, const struct stat *st)
+{
+    const IoBackend *best = NULL;
+    int best_score = 0;
+    for (size_t i = 0; i < sizeof io_backends / sizeof io_backends[0]; i++) {
+        int score = io_backends[i].probe(path, st);
+        if (score > best_score) {
+            best = &io_backends[i];
+            best_score = score;
+        }
+    }
+    return best;
+}
+
 int video_reader_open(VideoReader **r, const char *path, char *err, size_t errlen)
 {
     return video_reader_open_cancel(r, path, NULL, err, errlen);
@@ -59,39 +126,26 @@ int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *
     if (!path || !*path)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "no input file given (use -i FILE)");
     int ret;
-    if (!strcmp(path, "-")) {
-        ret = y4m_reader_open(r, path, err, errlen);
-    } else {
-        struct stat st;
-        if (stat(path, &st) < 0)
-            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
-                            strerror(errno));
-        else if (S_ISDIR(st.st_mode))
-            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': it is a directory",
-                            path);
-        else if (access(path, R_OK) < 0)
-            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
-                            strerror(errno));
-        else if (!S_ISREG(st.st_mode) && !io_path_is_y4m(path))
-            /* A pipe, FIFO or device by name (<(...), /dev/stdin) can be
-             * read once only: no probe of our own, which would consume its
-             * first bytes; FFmpeg probes from its own buffer (and reads
-             * y4m too). Without FFmpeg it can only be y4m. */
-#if OMCTI_HAVE_FFMPEG
-            ret = ff_reader_open(r, path, cancel, err, errlen);
-#else
-            ret = y4m_reader_open(r, path, err, errlen);
-#endif
-        else if (!S_ISREG(st.st_mode) || starts_with_y4m_magic(path) || io_path_is_y4m(path))
-            ret = y4m_reader_open(r, path, err, errlen);   /* also: named .y4m, not y4m */
-        else
-#if OMCTI_HAVE_FFMPEG
-            ret = ff_reader_open(r, path, cancel, err, errlen);
-#else
-            ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "cannot read '%s': not a y4m file, "
-                            "and omcti was built without FFmpeg", path);
-#endif
-    }
+    struct stat st;
+    const IoBackend *be = NULL;
+    if (!strcmp(path, "-"))
+        be = io_backend_probe(path, NULL);
+    else if (stat(path, &st) < 0)
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
+                         strerror(errno));
+    else if (S_ISDIR(st.st_mode))
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': it is a directory",
+                         path);
+    else if (access(path, R_OK) < 0)
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
+                         strerror(errno));
+    else
+        be = io_backend_probe(path, &st);
+    if (!be)
+        ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "cannot read '%s': not a y4m file, "
+                        "and omcti was built without FFmpeg", path);
+    else
+        ret = be->reader_open(r, path, cancel, err, errlen);
     if (ret < 0) {
         io_escape_message(err, errlen);
         return ret;
@@ -369,6 +423,7 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
     if (!path || !*path)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "no output file given (use -o FILE)");
     const int to_stdout = !strcmp(path, "-");
+    int in_place = 0;
     if (!to_stdout) {
         struct stat st;
         if (opt->input_path && strcmp(opt->input_path, "-") &&
@@ -379,36 +434,41 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
             if (S_ISDIR(st.st_mode))
                 return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a directory",
                                  path);
+            /* A block device or a socket is no place for a video. */
+            if (S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode))
+                return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a %s, "
+                                 "not a file", path, S_ISBLK(st.st_mode) ? "block device"
+                                                                         : "socket");
             if (!opt->overwrite)
                 return set_error(err, errlen, OMCTI_ERR_IO,
                                  "output '%s' already exists (use -y to overwrite)", path);
+            /* A FIFO or a character device (/dev/null, a terminal) is
+             * written in place like a pipe: a temporary file renamed over
+             * it would replace the node with a regular file. */
+            in_place = S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode);
         }
-#if !OMCTI_HAVE_FFMPEG
-        if (!io_path_is_y4m(path))
-            return set_error(err, errlen, OMCTI_ERR_FORMAT,
-                             "cannot write '%s': omcti was built without FFmpeg, only .y4m "
-                             "output is possible", path);
-#endif
     }
+    const IoBackend *be = io_backend_probe(path, NULL);
+    if (!be)
+        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                         "cannot write '%s': omcti was built without FFmpeg, only .y4m "
+                         "output is possible", path);
     char *tmp = NULL;
-    if (!to_stdout && !(tmp = io_make_temp_path(path, err, errlen)))
+    if (in_place && !(tmp = strdup(path)))
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    if (!to_stdout && !in_place && !(tmp = io_make_temp_path(path, err, errlen)))
         return OMCTI_ERR_IO;
     VideoWriter *w = video_writer_new(NULL, path, tmp, info);
     if (!w) {
-        if (tmp) unlink(tmp);
+        if (tmp && !in_place) unlink(tmp);
         free(tmp);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
     free(tmp);
     w->overwrite = opt->overwrite;
+    w->in_place = in_place;
     w->cancel = opt->cancel;
-    int ret;
-#if OMCTI_HAVE_FFMPEG
-    if (!io_path_is_y4m(path))
-        ret = ff_writer_open(&w, path, info, opt, err, errlen);
-    else
-#endif
-        ret = y4m_writer_open(&w, path, info, opt, err, errlen);
+    int ret = be->writer_open(&w, path, info, opt, err, errlen);
     if (ret < 0) {
         io_escape_message(err, errlen);
         video_writer_abort(&w);
@@ -440,7 +500,7 @@ int video_writer_finish(VideoWriter *w, char *err, size_t errlen)
         io_escape_message(err, errlen);
         return ret;
     }
-    if (w->tmp_path &&
+    if (w->tmp_path && !w->in_place &&
         (ret = io_commit_output(w->tmp_path, w->path, w->overwrite, &w->kept, err, errlen)) < 0) {
         io_escape_message(err, errlen);
         return ret;
@@ -455,7 +515,7 @@ void video_writer_abort(VideoWriter **pw)
     if (!w) return;
     if (w->ops && w->ops->close) w->ops->close(w);
     w->ops = NULL;
-    if (w->tmp_path && !w->kept) unlink(w->tmp_path);
+    if (w->tmp_path && !w->kept && !w->in_place) unlink(w->tmp_path);
     video_writer_close(pw);
 }
 
@@ -465,7 +525,7 @@ void video_writer_close(VideoWriter **pw)
     if (!w) return;
     if (w->ops && w->ops->close) w->ops->close(w);
     /* Anything not renamed into place is not the user's file. */
-    if (w->tmp_path && !w->finished && !w->kept)
+    if (w->tmp_path && !w->finished && !w->kept && !w->in_place)
         unlink(w->tmp_path);
     free(w->path);
     free(w->tmp_path);

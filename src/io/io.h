@@ -130,7 +130,7 @@ int  video_writer_finish(VideoWriter *w, char *err, size_t errlen);
 void video_writer_abort(VideoWriter **w);
 void video_writer_close(VideoWriter **w);
 
-/* y4m and FFmpeg back ends (io.c dispatches). */
+/* y4m and FFmpeg back ends (io.c chooses through its table of them). */
 int  y4m_reader_open(VideoReader **r, const char *path, char *err, size_t errlen);
 int  y4m_writer_open(VideoWriter **w, const char *path, const VideoInfo *info,
                      const WriterOptions *opt, char *err, size_t errlen);

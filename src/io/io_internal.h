@@ -43,6 +43,8 @@ struct VideoWriter {
     int overwrite;     /* -y: the final rename may replace a file          */
     int finished;
     int kept;          /* the target appeared meanwhile: tmp_path is kept  */
+    int in_place;      /* tmp_path is the target itself (a FIFO or a
+                          character device): no rename, never removed    */
     const IoCancel *cancel;
     void *priv;
 };

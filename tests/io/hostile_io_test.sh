@@ -236,5 +236,48 @@ PY
     done
 fi
 
+# --- a playlist dressed as a video reads no other file (issue 13 leftover) --
+# An ffconcat list or an HLS playlist named .mp4 would make FFmpeg open the
+# files it names (here a "secret" beside it): refused with one line, no output.
+if have_ffmpeg_cli; then
+    ffmpeg -v error -y -f lavfi -i testsrc=size=64x48:rate=25 -frames 6 -c:v ffv1 "$T/secret.mkv"
+    printf 'ffconcat version 1.0\nfile secret.mkv\n' > "$T/concat.mp4"
+    printf '#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\nsecret.mkv\n#EXT-X-ENDLIST\n' > "$T/hls.mp4"
+    for kind in concat hls; do
+        "$OMCTI" -q -i "$T/$kind.mp4" -o "$T/$kind-out.y4m" 2>"$T/err"; rc=$?
+        [ $rc -eq 1 ] && ok || bad "$kind playlist: exit $rc, wanted 1"
+        one_line "$kind playlist" "$kind.mp4': a $kind file, which names other files"
+        [ ! -e "$T/$kind-out.y4m" ] && ok || bad "$kind playlist: an output was written"
+    done
+fi
+
+# --- -y onto a FIFO, a device or a socket never replaces the node ----------
+# A FIFO (or /dev/null) is written in place like a pipe; a socket is refused.
+for ext in y4m mkv; do
+    [ $ext = mkv ] && [ "$HAVE_FFMPEG" != 1 ] && continue
+    rm -f "$T/fifo.$ext"; mkfifo "$T/fifo.$ext"
+    cat "$T/fifo.$ext" > "$T/fifo-got.$ext" &
+    cpid=$!
+    timeout 60 "$OMCTI" -q -y -i "$T/s.y4m" -o "$T/fifo.$ext" 2>"$T/err"; rc=$?
+    # the reader ends at the writer's end of file; one left blocked on a
+    # FIFO that nobody opened (it was replaced) is stopped
+    for _ in $(seq 20); do kill -0 $cpid 2>/dev/null || break; sleep 0.1; done
+    kill $cpid 2>/dev/null; wait $cpid 2>/dev/null
+    [ $rc -eq 0 ] && ok || bad "-y onto a FIFO ($ext): exit $rc: $(head -c 300 "$T/err")"
+    [ -p "$T/fifo.$ext" ] && ok || bad "-y onto a FIFO ($ext): the FIFO was replaced"
+    [ -s "$T/fifo-got.$ext" ] && ok || bad "-y onto a FIFO ($ext): nothing came out of it"
+done
+"$OMCTI" -q -y -i "$T/s.y4m" -o "$T/s2.y4m" && cmp -s "$T/s2.y4m" "$T/fifo-got.y4m" && ok ||
+    bad "-y onto a FIFO: not the output a file gets"
+if [ -w /dev/null ] && [ -c /dev/null ]; then
+    "$OMCTI" -q -y -i "$T/s.y4m" -o /dev/null 2>"$T/err"; rc=$?
+    [ -c /dev/null ] && ok || bad "-y onto /dev/null replaced it (exit $rc)"
+fi
+if python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/sock.y4m" 2>/dev/null; then
+    "$OMCTI" -q -y -i "$T/s.y4m" -o "$T/sock.y4m" 2>"$T/err"; rc=$?
+    [ $rc -ne 0 ] && [ -S "$T/sock.y4m" ] && ok || bad "-y onto a socket: exit $rc, socket kept: $([ -S "$T/sock.y4m" ] && echo yes || echo no)"
+    one_line "-y onto a socket" "it is a socket, not a file"
+fi
+
 echo "hostile_io_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

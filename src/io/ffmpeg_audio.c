@@ -1,0 +1,159 @@
+/* Audio stream copy: the audio streams of the input go into the output
+ * untouched, interleaved with the video by time. One object for the writer
+ * (ffmpeg_mux.c) and for the join (ffmpeg_join.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/common.h"
+#include "src/io/ffmpeg_internal.h"
+
+/* Writes the input's audio packets that start before `limit` (AV_TIME_BASE
+ * units, the output's clock) so that audio and video stay interleaved. */
+int ffaudio_copy_until(FFAudioCopy *p, AVFormatContext *oc, const char *out_path,
+                       int64_t limit, char *err, size_t errlen)
+{
+    if (!p->ain || !p->nb_audio_out)
+        return 0;
+    while (!p->audio_eof) {
+        if (!p->apkt_pending) {
+            int ret = av_read_frame(p->ain, p->apkt);
+            if (ret == AVERROR(EAGAIN))
+                continue;
+            if (ret < 0) {
+                /* The end of the audio, or damage in it: the video is what
+                 * the user asked for, so keep what was copied. */
+                p->audio_eof = 1;
+                break;
+            }
+            if ((unsigned)p->apkt->stream_index >= p->ain->nb_streams ||
+                p->amap[p->apkt->stream_index] < 0) {
+                av_packet_unref(p->apkt);
+                continue;
+            }
+            AVStream *ist = p->ain->streams[p->apkt->stream_index];
+            int64_t off = av_rescale_q(p->a_offset, AV_TIME_BASE_Q, ist->time_base);
+            if (p->apkt->pts == AV_NOPTS_VALUE)
+                p->apkt->pts = p->apkt->dts;
+            if (p->apkt->pts == AV_NOPTS_VALUE) {
+                av_packet_unref(p->apkt);   /* cannot be placed in time */
+                continue;
+            }
+            p->apkt->pts -= off;
+            if (p->apkt->dts != AV_NOPTS_VALUE)
+                p->apkt->dts -= off;
+            /* Audio from before the first picture has no place in a file
+             * whose video starts at 0. The packet that straddles 0 is kept,
+             * moved to 0: it is at most one packet (~20 ms) early, where
+             * dropping it would cut the start of the sound (Matroska puts
+             * H.264 pictures a few ms after the audio). */
+            if (p->apkt->pts < 0 || (p->apkt->dts != AV_NOPTS_VALUE && p->apkt->dts < 0)) {
+                int64_t ts = p->apkt->dts != AV_NOPTS_VALUE && p->apkt->dts < p->apkt->pts
+                                 ? p->apkt->dts : p->apkt->pts;
+                if (p->apkt->duration <= 0 || ts + p->apkt->duration <= 0) {
+                    av_packet_unref(p->apkt);
+                    continue;
+                }
+                int64_t shift = -ts;
+                p->apkt->pts += shift;
+                if (p->apkt->dts != AV_NOPTS_VALUE)
+                    p->apkt->dts += shift;
+            }
+            p->apkt_pending = 1;
+        }
+        AVStream *ist = p->ain->streams[p->apkt->stream_index];
+        int64_t t = av_rescale_q(p->apkt->pts, ist->time_base, AV_TIME_BASE_Q);
+        if (t >= limit)
+            break;
+        AVStream *ost = oc->streams[p->amap[p->apkt->stream_index]];
+        av_packet_rescale_ts(p->apkt, ist->time_base, ost->time_base);
+        p->apkt->stream_index = ost->index;
+        p->apkt->pos = -1;
+        p->apkt_pending = 0;
+        int ret = av_interleaved_write_frame(oc, p->apkt);
+        if (ret < 0)
+            return ffio_fail_av(err, errlen, OMCTI_ERR_IO, out_path, ret, "writing");
+    }
+    return 0;
+}
+
+int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from, char *err,
+                 size_t errlen)
+{
+    char *url = ffio_local_url(from);
+    /* Only self-contained files (ffio_restrict_demuxers). */
+    int ret = (p->ain = avformat_alloc_context()) && ffio_restrict_demuxers(p->ain) >= 0
+                  ? 0 : AVERROR(ENOMEM);
+    if (ret >= 0)
+        ret = avformat_open_input(&p->ain, url ? url : from, NULL, NULL);
+    free(url);
+    if (ret >= 0)
+        ret = avformat_find_stream_info(p->ain, NULL);
+    if (ret < 0)
+        return set_error(err, errlen, OMCTI_ERR_IO, "'%s': cannot read the audio of '%s'",
+                         out_path, from);
+    if (!(p->amap = malloc(sizeof *p->amap * p->ain->nb_streams)) ||
+        !(p->apkt = av_packet_alloc()))
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    /* The reader starts the video at its first picture; the audio keeps its
+     * distance to that picture. */
+    int vs = av_find_best_stream(p->ain, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    if (vs >= 0 && p->ain->streams[vs]->start_time != AV_NOPTS_VALUE)
+        p->a_offset = av_rescale_q(p->ain->streams[vs]->start_time,
+                                   p->ain->streams[vs]->time_base, AV_TIME_BASE_Q);
+    else if (p->ain->start_time != AV_NOPTS_VALUE)
+        p->a_offset = p->ain->start_time;
+    for (unsigned i = 0; i < p->ain->nb_streams; i++) {
+        p->amap[i] = -1;
+        if (p->ain->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
+            p->ain->streams[i]->discard = AVDISCARD_ALL;
+    }
+    return 0;
+}
+
+int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputFormat *of,
+                        const char *out_path, int with_audio, int quiet, char *err,
+                        size_t errlen)
+{
+    p->nb_audio_out = 0;
+    if (!p->ain)
+        return 0;
+    char name[1024];
+    for (unsigned i = 0; i < p->ain->nb_streams; i++) {
+        AVStream *is = p->ain->streams[i];
+        p->amap[i] = -1;
+        if (!with_audio || is->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
+            continue;
+        if (avformat_query_codec(of, is->codecpar->codec_id, FF_COMPLIANCE_NORMAL) == 0) {
+            if (!quiet)
+                fprintf(stderr, "omcti: notice: '%s': the %s container cannot hold %s "
+                        "audio; audio stream %u dropped (use .mkv to keep it)\n",
+                        io_printable(out_path, name, sizeof name), of->name,
+                        avcodec_get_name(is->codecpar->codec_id), i);
+            continue;
+        }
+        AVStream *os = avformat_new_stream(oc, NULL);
+        if (!os)
+            return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+        int ret = avcodec_parameters_copy(os->codecpar, is->codecpar);
+        if (ret < 0)
+            return ffio_fail_av(err, errlen, OMCTI_ERR_NOMEM, out_path, ret,
+                                "codec parameters");
+        /* The input container's tag may mean nothing in this one. */
+        os->codecpar->codec_tag = 0;
+        os->time_base = is->time_base;
+        os->disposition = is->disposition;
+        av_dict_copy(&os->metadata, is->metadata, 0);
+        p->amap[i] = os->index;
+        p->nb_audio_out++;
+    }
+    return 0;
+}
+
+void ffaudio_close(FFAudioCopy *p)
+{
+    avformat_close_input(&p->ain);
+    av_packet_free(&p->apkt);
+    free(p->amap);
+    p->amap = NULL;
+}

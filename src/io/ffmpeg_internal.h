@@ -1,0 +1,135 @@
+/* The FFmpeg back end's pieces (reader: ffmpeg_probe.c opens, ffmpeg_decode.c
+ * decodes; writer: ffmpeg_encoder.c, ffmpeg_audio.c, ffmpeg_mux.c; the join:
+ * ffmpeg_join.c) and what they share. Private to src/io. */
+#ifndef OMCTI_FFMPEG_INTERNAL_H
+#define OMCTI_FFMPEG_INTERNAL_H
+
+#include <stdint.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libswscale/swscale.h>
+
+#include "src/io/ffmpeg_common.h"
+#include "src/io/io_internal.h"
+
+/* ---- reader ------------------------------------------------------------ */
+
+typedef struct FFReader {
+    AVFormatContext *fmt;
+    AVCodecContext *dec;
+    AVPacket *pkt;
+    AVFrame *frame;            /* last decoded picture; referenced while its
+                                  planes are handed out                   */
+    int stream;
+    int width, height;         /* fixed for the whole stream              */
+    enum AVPixelFormat work_fmt;
+
+    struct SwsContext *sws;    /* only for sources not in the work format */
+    uint8_t *conv[4];          /* converted picture, allocated once       */
+    int conv_linesize[4];
+
+    int pending;               /* frame holds a picture decoded by open() */
+    int eof_sent;              /* NULL packet sent: the decoder drains    */
+    int ended;                 /* read() returned 0                       */
+    int truncated;             /* the demuxer hit the end mid-packet      */
+    int lost_sync;             /* the demuxer gave up before the end      */
+    int64_t stop_pos, size;    /* where reading stopped, the file's size  */
+    int64_t end_ts;            /* end of the latest packet (stream tb)    */
+    int64_t max_gap;           /* longest time between two pictures       */
+    int64_t packets;           /* packets of our stream sent              */
+    int64_t bad;               /* rejected packets + dropped pictures     */
+    int64_t concealed;         /* pictures passed on with concealment     */
+    int64_t leading;           /* broken pictures before the first clean one */
+    int got_one;               /* a clean picture was decoded             */
+    int64_t pictures;          /* pictures returned                       */
+    int in_a_row;              /* consecutive decode errors               */
+} FFReader;
+
+/* The reader's operations (ffmpeg_decode.c); ff_reader_open() in
+ * ffmpeg_probe.c fills an FFReader and hands it to them. */
+extern const VideoReaderOps ff_reader_ops;
+void ffdec_free(FFReader *p);
+/* Decodes the next picture into p->frame: 1, 0 at the end, < 0 on error. */
+int ffdec_next(const VideoReader *r, FFReader *p, char *err, size_t errlen);
+/* A demuxer context that stops when cancel is requested, or NULL. */
+AVFormatContext *ffdec_alloc_input(const IoCancel *cancel);
+
+/* ---- what the demuxer may open (ffmpeg_probe.c) ------------------------ */
+
+/* Demuxers that open further files or URLs named inside the input (a
+ * playlist, a concat list, an image sequence, a script) are refused, so a
+ * file's content never makes omcti read another file. Sets fmt's
+ * format_whitelist to every other demuxer; < 0 when out of memory. */
+int ffio_restrict_demuxers(AVFormatContext *fmt);
+/* After an open refused by the above: writes "'path': <why>" into err and
+ * returns OMCTI_ERR_FORMAT when path is such a file; else returns 0. */
+int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t errlen);
+
+/* ---- audio copy (ffmpeg_audio.c): the writer's and the join's ---------- */
+
+/* The audio streams of a file, copied packet by packet into a muxer next
+ * to the video, interleaved by time. */
+typedef struct FFAudioCopy {
+    AVFormatContext *ain;
+    AVPacket *apkt;
+    int *amap;                   /* input stream -> output stream, or -1     */
+    int nb_audio_out;
+    int64_t a_offset;            /* AV_TIME_BASE units subtracted from audio */
+    int apkt_pending;            /* apkt is read but not yet written         */
+    int audio_eof;
+} FFAudioCopy;
+
+/* Opens the audio of `from` for the output out_path (named in messages). */
+int ffaudio_open(FFAudioCopy *a, const char *out_path, const char *from, char *err,
+                 size_t errlen);
+/* Adds an output stream to oc for each audio stream the container of `of`
+ * can hold (a notice, unless quiet, for each it cannot); with_audio = 0
+ * maps none. */
+int ffaudio_add_streams(FFAudioCopy *a, AVFormatContext *oc, const AVOutputFormat *of,
+                        const char *out_path, int with_audio, int quiet, char *err,
+                        size_t errlen);
+/* Writes the audio packets that start before limit (AV_TIME_BASE units,
+ * the output's clock) into oc. */
+int ffaudio_copy_until(FFAudioCopy *a, AVFormatContext *oc, const char *out_path,
+                       int64_t limit, char *err, size_t errlen);
+void ffaudio_close(FFAudioCopy *a);
+
+/* ---- encoder (ffmpeg_encoder.c) ---------------------------------------- */
+
+typedef struct FFEncoder {
+    AVCodecContext *enc;
+    AVBufferPool *pool;          /* picture buffers, recycled by the encoder */
+    struct SwsContext *sws;      /* NULL when the encoder takes 4:2:0 as is  */
+    enum AVPixelFormat in_fmt;   /* pictures we are given (yuv(j)420p)       */
+    int width, height;
+    AVRational fps;
+} FFEncoder;
+
+/* Chooses the encoder for the container `of` and the options (see
+ * ffmpeg_encoder.c), and opens it for e's size, rate and in_fmt; want: the
+ * source's pixel format, kept where the encoder takes it. path and info
+ * are the output's. */
+int ffenc_open(FFEncoder *e, const char *path, const VideoInfo *info, const AVOutputFormat *of,
+               const WriterOptions *opt, enum AVPixelFormat want, char *err, size_t errlen);
+/* Fills f (a pool buffer, the encoder's format) with pic. */
+int ffenc_frame(FFEncoder *e, AVFrame *f, const OmctiPicture *pic, const char *path,
+                char *err, size_t errlen);
+void ffenc_close(FFEncoder *e);
+
+/* ---- muxing (ffmpeg_mux.c) --------------------------------------------- */
+
+/* Opens the file tmp_path (always local: "file:" keeps a name such as
+ * "out:1.mkv" from being taken for a protocol) as oc's output. */
+int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path, char *err,
+                    size_t errlen);
+/* Muxes one video packet whose timestamps are in tb into oc's stream vst,
+ * after the audio due before it (a: may be NULL). Takes the packet's data.
+ * last_dts: see ffmpeg_mux.c (the join; NULL for the encoder). */
+int ffmux_video_packet(AVFormatContext *oc, FFAudioCopy *a, const char *path, AVStream *vst,
+                       AVRational tb, AVPacket *pkt, int64_t *last_dts, char *err,
+                       size_t errlen);
+/* Writes the trailer and closes the file, checking every write. */
+int ffmux_finish(AVFormatContext *oc, const char *path, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,322 @@
+/* FFmpeg writer, muxing: the VideoWriter of the FFmpeg back end. Pictures go
+ * through the encoder (ffmpeg_encoder.c) into a libavformat muxer, with the
+ * input's audio copied alongside (ffmpeg_audio.c).
+ *
+ * The muxer is guessed from the name the user asked for (w->path); the bytes
+ * go to w->tmp_path, which io.c renames into place after finish().
+ *
+ * Timing: time base 1/fps exactly, picture i has pts i and lasts 1, the
+ * stream's frame rate is fps, so the file lasts n/fps.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/common.h"
+#include "src/io/ffmpeg_internal.h"
+
+/* open_output()'s answer when the header failed with audio streams in it. */
+#define RETRY_WITHOUT_AUDIO 1
+
+typedef struct FFWriter {
+    FFEncoder e;
+    FFAudioCopy audio;
+    AVFormatContext *oc;
+    AVStream *vst;
+    AVPacket *pkt;
+    AVFrame *frame;
+    int64_t next_pts;
+    int header_written;
+    int done;                    /* finish() succeeded                       */
+    int quiet;
+} FFWriter;
+
+static void ff_writer_free(FFWriter *p)
+{
+    if (!p)
+        return;
+    if (p->oc) {
+        /* Without the trailer the file is unusable anyway; io.c removes it. */
+        if (p->oc->pb && !(p->oc->oformat->flags & AVFMT_NOFILE))
+            avio_closep(&p->oc->pb);
+        avformat_free_context(p->oc);
+    }
+    ffenc_close(&p->e);
+    av_packet_free(&p->pkt);
+    av_frame_free(&p->frame);
+    ffaudio_close(&p->audio);
+    free(p);
+}
+
+static void ff_wclose(VideoWriter *w)
+{
+    ff_writer_free(w->priv);
+    w->priv = NULL;
+}
+
+int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path, char *err,
+                    size_t errlen)
+{
+    size_t n = strlen(tmp_path) + 6;
+    char *url = malloc(n);
+    if (!url)
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    snprintf(url, n, "file:%s", tmp_path);
+    int ret = avio_open(&oc->pb, url, AVIO_FLAG_WRITE);
+    free(url);
+    if (ret < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, ret, "cannot create");
+    return 0;
+}
+
+int ffmux_finish(AVFormatContext *oc, const char *path, char *err, size_t errlen)
+{
+    int ret = av_write_trailer(oc);
+    if (ret < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, ret, "writing the trailer");
+    if (oc->pb && !(oc->oformat->flags & AVFMT_NOFILE)) {
+        avio_flush(oc->pb);
+        int perr = oc->pb->error;
+        ret = avio_closep(&oc->pb);
+        if (perr < 0 || ret < 0)
+            return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, perr < 0 ? perr : ret,
+                                "writing");
+    }
+    return 0;
+}
+
+/* Creates the muxer context, the streams and the file, and writes the
+ * header. with_audio = 0 is the retry after the muxer refused the audio. */
+static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, int with_audio,
+                       char *err, size_t errlen)
+{
+    int ret = avformat_alloc_output_context2(&p->oc, of, NULL, w->tmp_path);
+    if (ret < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_NOMEM, w->path, ret, "creating the muxer");
+    AVStream *vs = p->vst = avformat_new_stream(p->oc, NULL);
+    if (!vs)
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    if ((ret = avcodec_parameters_from_context(vs->codecpar, p->e.enc)) < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_NOMEM, w->path, ret, "codec parameters");
+    vs->time_base = p->e.enc->time_base;   /* a hint; the muxer may refine it */
+    vs->avg_frame_rate = p->e.fps;
+    vs->r_frame_rate = p->e.fps;
+    vs->sample_aspect_ratio = p->e.enc->sample_aspect_ratio;
+
+    if ((ret = ffaudio_add_streams(&p->audio, p->oc, of, w->path, with_audio, p->quiet, err,
+                                   errlen)) < 0)
+        return ret;
+    if (!(of->flags & AVFMT_NOFILE) &&
+        (ret = ffmux_open_file(p->oc, w->tmp_path, w->path, err, errlen)) < 0)
+        return ret;
+    if ((ret = avformat_write_header(p->oc, NULL)) < 0)
+        return ffio_fail_av(err, errlen,
+                            p->audio.nb_audio_out ? RETRY_WITHOUT_AUDIO : OMCTI_ERR_FORMAT,
+                            w->path, ret, "writing the header");
+    p->header_written = 1;
+    return 0;
+}
+
+static void close_output(FFWriter *p)
+{
+    if (!p->oc)
+        return;
+    if (p->oc->pb && !(p->oc->oformat->flags & AVFMT_NOFILE))
+        avio_closep(&p->oc->pb);
+    avformat_free_context(p->oc);
+    p->oc = NULL;
+    p->vst = NULL;
+    p->header_written = 0;
+}
+
+/* Muxes one video packet whose timestamps are in tb into oc's stream
+ * vst, after the audio due before it (a: NULL for none). Takes the
+ * packet's data.
+ *
+ * last_dts (the join; NULL for the encoder, whose decode times always
+ * rise): the previous packet's decode time in vst's time base. Pieces
+ * joined one after the other may have different reorder delays (a short
+ * piece without B-frames, then one with them), and the later piece's first
+ * decode times then fall before the earlier piece's last. They are raised
+ * to just after it, in the muxer's fine time base (1 ms for Matroska,
+ * fps x 2^k for MP4): they stay before the presentation times, which are
+ * at least a frame later. Equal decode times where the muxer allows them
+ * (AVFMT_TS_NONSTRICT), else one tick more. Without a collision nothing
+ * changes. */
+int ffmux_video_packet(AVFormatContext *oc, FFAudioCopy *a, const char *path, AVStream *vst,
+                       AVRational tb, AVPacket *pkt, int64_t *last_dts, char *err,
+                       size_t errlen)
+{
+    const int64_t ts = pkt->dts != AV_NOPTS_VALUE ? pkt->dts : pkt->pts;
+    if (ts != AV_NOPTS_VALUE && a) {
+        int ret = ffaudio_copy_until(a, oc, path, av_rescale_q(ts, tb, AV_TIME_BASE_Q), err,
+                                     errlen);
+        if (ret < 0) {
+            av_packet_unref(pkt);
+            return ret;
+        }
+    }
+    av_packet_rescale_ts(pkt, tb, vst->time_base);
+    if (last_dts && pkt->dts != AV_NOPTS_VALUE) {
+        const int step = !(oc->oformat->flags & AVFMT_TS_NONSTRICT);
+        if (*last_dts != AV_NOPTS_VALUE && pkt->dts < *last_dts + step)
+            pkt->dts = *last_dts + step;
+        if (pkt->pts != AV_NOPTS_VALUE && pkt->dts > pkt->pts) {
+            av_packet_unref(pkt);
+            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the pieces' decode times "
+                             "cannot be continued (reorder delays too different)", path);
+        }
+        *last_dts = pkt->dts;
+    }
+    pkt->stream_index = vst->index;
+    pkt->pos = -1;
+    int ret = av_interleaved_write_frame(oc, pkt);
+    if (ret < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, ret, "writing");
+    return 0;
+}
+
+/* Sends f (NULL: flush) and muxes every packet that comes out. */
+static int encode(VideoWriter *w, FFWriter *p, AVFrame *f, char *err, size_t errlen)
+{
+    int ret = avcodec_send_frame(p->e.enc, f);
+    if (ret < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_IO, w->path, ret, "encoding");
+    for (;;) {
+        ret = avcodec_receive_packet(p->e.enc, p->pkt);
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF)
+            return 0;
+        if (ret < 0)
+            return ffio_fail_av(err, errlen, OMCTI_ERR_IO, w->path, ret, "encoding");
+        if (p->pkt->duration <= 0)
+            p->pkt->duration = 1;   /* one picture: 1/fps */
+        if ((ret = ffmux_video_packet(p->oc, &p->audio, w->path, p->vst, p->e.enc->time_base,
+                                      p->pkt, NULL, err, errlen)) < 0)
+            return ret;
+    }
+}
+
+static int ff_write(VideoWriter *w, const OmctiPicture *pic, char *err, size_t errlen)
+{
+    FFWriter *p = w->priv;
+    if (p->done)
+        return set_error(err, errlen, OMCTI_ERR_STATE, "'%s': write after finish", w->path);
+    if (pic->width != p->e.width || pic->height != p->e.height)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': picture is %dx%d, the stream is %dx%d", w->path, pic->width,
+                         pic->height, p->e.width, p->e.height);
+    AVFrame *f = p->frame;
+    int ret = ffenc_frame(&p->e, f, pic, w->path, err, errlen);
+    if (ret < 0)
+        return ret;
+    f->pts = p->next_pts++;
+    ret = encode(w, p, f, err, errlen);
+    av_frame_unref(f);   /* the encoder holds its own reference */
+    return ret;
+}
+
+static int ff_finish(VideoWriter *w, char *err, size_t errlen)
+{
+    FFWriter *p = w->priv;
+    if (p->done)
+        return 0;
+    int ret = encode(w, p, NULL, err, errlen);
+    if (ret < 0)
+        return ret;
+    /* Audio up to the end of the video: n pictures last n/fps. */
+    int64_t end = av_rescale_q(p->next_pts, av_inv_q(p->e.fps), AV_TIME_BASE_Q);
+    if ((ret = ffaudio_copy_until(&p->audio, p->oc, w->path, end, err, errlen)) < 0)
+        return ret;
+    if ((ret = ffmux_finish(p->oc, w->path, err, errlen)) < 0)
+        return ret;
+    p->done = 1;
+    return 0;
+}
+
+static const VideoWriterOps ff_writer_ops = {
+    .write = ff_write,
+    .finish = ff_finish,
+    .close = ff_wclose,
+};
+
+int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
+                   const WriterOptions *opt, char *err, size_t errlen)
+{
+    VideoWriter *w = *pw;   /* created by io.c with path and tmp_path */
+    (void)path;
+    ffio_quiet_libav();
+    if (!w || !w->tmp_path)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': FFmpeg output needs a file, not stdout", path);
+    if (info->width <= 0 || info->height <= 0)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': invalid picture size %dx%d",
+                         w->path, info->width, info->height);
+    AVRational fps;
+    if (info->fps.num <= 0 || info->fps.den <= 0 ||
+        !av_reduce(&fps.num, &fps.den, info->fps.num, info->fps.den, INT_MAX))
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': the frame rate %lld/%lld cannot be stored exactly", w->path,
+                         (long long)info->fps.num, (long long)info->fps.den);
+
+    const AVOutputFormat *of = av_guess_format(NULL, w->path, NULL);
+    if (!of)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': unknown container for this file name (use .mkv, .mp4, .mov, "
+                         ".avi, .webm or .y4m)", w->path);
+    if (of->video_codec == AV_CODEC_ID_NONE)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': the %s format holds no video", w->path, of->name);
+    /* image2 writes one file per picture (or fails on a plain name), which
+     * the temporary-file-and-rename scheme cannot carry. */
+    if ((of->flags & AVFMT_NOFILE) || !strncmp(of->name, "image2", 6))
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': %s is an image format, not a video container (use .mkv, .mp4, "
+                         ".mov, .avi, .webm or .y4m)", w->path, of->name);
+
+    FFWriter *p = calloc(1, sizeof *p);
+    if (!p)
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    p->e.width = info->width;
+    p->e.height = info->height;
+    p->e.fps = fps;
+    p->quiet = opt->quiet;
+    const char *srcname = opt->src_pix_fmt && *opt->src_pix_fmt ? opt->src_pix_fmt
+                                                                : info->pix_fmt;
+    enum AVPixelFormat want = srcname[0] ? av_get_pix_fmt(srcname) : AV_PIX_FMT_NONE;
+    p->e.in_fmt = ffio_working_format(want);
+
+    int ret;
+    if (!(p->pkt = av_packet_alloc()) || !(p->frame = av_frame_alloc())) {
+        ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    if ((ret = ffenc_open(&p->e, w->path, &w->info, of, opt, want, err, errlen)) < 0)
+        goto fail;
+    if (opt->audio_from && *opt->audio_from &&
+        (ret = ffaudio_open(&p->audio, w->path, opt->audio_from, err, errlen)) < 0)
+        goto fail;
+
+    ret = open_output(w, p, of, 1, err, errlen);
+    if (ret == RETRY_WITHOUT_AUDIO) {
+        /* The muxer refused the audio (a codec it cannot store that
+         * avformat_query_codec could not rule out): video only. */
+        char name[1024];
+        if (!p->quiet)
+            fprintf(stderr, "omcti: notice: '%s': the %s container refused the audio; "
+                    "audio dropped (use .mkv to keep it)\n",
+                    io_printable(w->path, name, sizeof name), of->name);
+        close_output(p);
+        ret = open_output(w, p, of, 0, err, errlen);
+        if (ret == RETRY_WITHOUT_AUDIO)   /* cannot happen: no audio now */
+            ret = OMCTI_ERR_FORMAT;
+    }
+    if (ret < 0)
+        goto fail;
+
+    w->priv = p;
+    w->ops = &ff_writer_ops;
+    return 0;
+fail:
+    ff_writer_free(p);
+    return ret;
+}

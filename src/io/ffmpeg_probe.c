@@ -1,0 +1,384 @@
+/* FFmpeg reader, opening: the demuxer, the video stream, its decoder, the
+ * frame rate and the VideoInfo of the first decoded picture. Decoding is
+ * ffmpeg_decode.c's (the behaviour is described there). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/avstring.h>
+#include <libswscale/swscale.h>
+
+#include "src/common.h"
+#include "src/io/ffmpeg_internal.h"
+
+
+/* Demuxers whose input names other files or URLs that they open. */
+static const char refused_demuxers[] =
+    "concat,hls,dash,imf,image2,sdp,rtsp,rtp,sap,avisynth,vapoursynth,lavfi";
+
+static int is_refused(const char *name)
+{
+    return av_match_list(name, refused_demuxers, ',') > 0;
+}
+
+int ffio_restrict_demuxers(AVFormatContext *fmt)
+{
+    size_t len = 1;
+    void *it = NULL;
+    const AVInputFormat *f;
+    while ((f = av_demuxer_iterate(&it)))
+        if (!is_refused(f->name))
+            len += strlen(f->name) + 1;
+    char *list = av_malloc(len);
+    if (!list)
+        return AVERROR(ENOMEM);
+    list[0] = 0;
+    it = NULL;
+    while ((f = av_demuxer_iterate(&it)))
+        if (!is_refused(f->name)) {
+            if (list[0])
+                av_strlcat(list, ",", len);
+            av_strlcat(list, f->name, len);
+        }
+    av_freep(&fmt->format_whitelist);
+    fmt->format_whitelist = list;
+    return 0;
+}
+
+int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t errlen)
+{
+    struct stat sb;
+    AVIOContext *pb = NULL;
+    const AVInputFormat *f = NULL;
+    /* Probing consumes a pipe's bytes: only a regular file is probed again. */
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+        avio_open(&pb, url, AVIO_FLAG_READ) < 0)
+        return 0;
+    int ret = av_probe_input_buffer2(pb, &f, url, NULL, 0, 0);
+    avio_closep(&pb);
+    if (ret < 0 || !f || !is_refused(f->name))
+        return 0;
+    return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': a %s file, which names other files "
+                     "or URLs to read; omcti reads only self-contained video files", path,
+                     f->name);
+}
+
+static int valid_q(AVRational q)
+{
+    return q.num > 0 && q.den > 0;
+}
+
+/* The nominal rate: avg_frame_rate (exact for CFR mp4/mkv written by
+ * FFmpeg), replaced by r_frame_rate when that is the same rate written
+ * more cleanly (29.97 vs 30000/1001). */
+static AVRational pick_fps(AVFormatContext *fmt, AVStream *st, int *vfr)
+{
+    AVRational avg = ffio_snap_fps(st->avg_frame_rate), rr = ffio_snap_fps(st->r_frame_rate);
+    *vfr = 0;
+    if (valid_q(avg) && valid_q(rr)) {
+        double a = av_q2d(avg), b = av_q2d(rr);
+        double rel = a > b ? (a - b) / a : (b - a) / b;
+        if (rel < 0.001)
+            return rr;
+        /* r_frame_rate = 2 x avg is field rate of interlaced video,
+         * not a variable rate. */
+        if (av_cmp_q(rr, av_mul_q(avg, (AVRational){2, 1})) != 0)
+            *vfr = 1;
+        return avg;
+    }
+    if (valid_q(avg))
+        return avg;
+    AVRational g = av_guess_frame_rate(fmt, st, NULL);
+    if (valid_q(g))
+        return ffio_snap_fps(g);
+    *vfr = 1;
+    return (AVRational){25, 1};
+}
+
+/* A stream without an average rate (typical of variable-rate Matroska)
+ * gets one from its packets: (frames - 1) / (last pts - first pts), read
+ * with a demux-only pass and a seek back to the start. Returns 0/1 when
+ * unknown (unseekable input or too few packets). */
+static AVRational scan_average_fps(AVFormatContext *fmt, int stream)
+{
+    AVRational none = { 0, 1 };
+    if (!fmt->pb || !(fmt->pb->seekable & AVIO_SEEKABLE_NORMAL))
+        return none;
+    AVPacket *pkt = av_packet_alloc();
+    if (!pkt) return none;
+    const AVStream *st = fmt->streams[stream];
+    int64_t n = 0, lo = INT64_MAX, hi = INT64_MIN;
+    while (av_read_frame(fmt, pkt) >= 0) {
+        if (pkt->stream_index == stream && pkt->pts != AV_NOPTS_VALUE) {
+            n++;
+            lo = FFMIN(lo, pkt->pts);
+            hi = FFMAX(hi, pkt->pts);
+        }
+        av_packet_unref(pkt);
+    }
+    av_packet_free(&pkt);
+    if (av_seek_frame(fmt, stream, lo == INT64_MAX ? 0 : lo, AVSEEK_FLAG_BACKWARD) < 0 &&
+        av_seek_frame(fmt, -1, 0, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE) < 0)
+        return (AVRational){ -1, 1 };   /* could not rewind: the caller must reopen */
+    if (n < 2 || hi <= lo)
+        return none;
+    AVRational span = av_mul_q((AVRational){ (int)FFMIN(hi - lo, INT_MAX), 1 }, st->time_base);
+    AVRational fps = av_div_q((AVRational){ (int)FFMIN(n - 1, INT_MAX), 1 }, span);
+    av_reduce(&fps.num, &fps.den, fps.num, fps.den, 1000000);
+    return ffio_snap_fps(fps);
+}
+
+static int find_video_stream(AVFormatContext *fmt)
+{
+    int best = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    if (best >= 0 && !(fmt->streams[best]->disposition & AV_DISPOSITION_ATTACHED_PIC))
+        return best;
+    /* Cover art of a music file is a video stream of one picture; a real
+     * video stream wins over it, and cover art alone is not a video. */
+    for (unsigned i = 0; i < fmt->nb_streams; i++) {
+        AVStream *st = fmt->streams[i];
+        if (st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+            !(st->disposition & AV_DISPOSITION_ATTACHED_PIC))
+            return (int)i;
+    }
+    return -1;
+}
+
+static char field_order_char(enum AVFieldOrder fo)
+{
+    switch (fo) {
+    case AV_FIELD_PROGRESSIVE: return 'p';
+    case AV_FIELD_TT: return 't';
+    case AV_FIELD_BB: return 'b';
+    case AV_FIELD_TB: return 'b';   /* top coded first, bottom shown first */
+    case AV_FIELD_BT: return 't';
+    default: return '?';
+    }
+}
+
+/* The demuxer of path, its stream information read. */
+static int open_demuxer(FFReader *p, const char *path, const IoCancel *cancel, char *err,
+                        size_t errlen)
+{
+    char *url = ffio_local_url(path);
+    if (!(p->fmt = ffdec_alloc_input(cancel)) || ffio_restrict_demuxers(p->fmt) < 0) {
+        free(url);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
+    }
+    int ret = avformat_open_input(&p->fmt, url ? url : path, NULL, NULL);
+    if (ret < 0 && ret != AVERROR_EXIT && ffio_refused_demuxer(path, url ? url : path, err,
+                                                               errlen) < 0) {
+        free(url);
+        return OMCTI_ERR_FORMAT;
+    }
+    free(url);
+    if (ret == AVERROR_EXIT)
+        return set_error(err, errlen, OMCTI_ERR_INTERRUPT, "interrupted");
+    if (ret < 0) {
+        if (ret == AVERROR(ENOENT) || ret == AVERROR(EACCES) || ret == AVERROR(EISDIR) ||
+            ret == AVERROR(EIO))
+            return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, ret, "cannot open");
+        return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret,
+                            "not a video file FFmpeg can read");
+    }
+    /* The tty demuxer turns any *.txt into "ANSI art" video. */
+    if (!strcmp(p->fmt->iformat->name, "tty"))
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not a video (a text file)", path);
+    if ((ret = avformat_find_stream_info(p->fmt, NULL)) < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret,
+                            "cannot read the stream information (corrupt or truncated file?)");
+    return 0;
+}
+
+/* The video stream and its decoder; the other streams are discarded. */
+static int open_decoder(FFReader *p, const char *path, int has_audio, char *err, size_t errlen)
+{
+    p->stream = find_video_stream(p->fmt);
+    if (p->stream < 0)
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no video stream%s", path,
+                         has_audio ? " (the file holds audio only)" : "");
+    AVStream *st = p->fmt->streams[p->stream];
+    AVCodecParameters *par = st->codecpar;
+    if (par->codec_id == AV_CODEC_ID_ANSI)
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not a video (a text file)", path);
+
+    const AVCodec *codec = avcodec_find_decoder(par->codec_id);
+    if (!codec) {
+        if (par->codec_id == AV_CODEC_ID_NONE)
+            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video "
+                             "codec (the file names a codec FFmpeg does not know)", path);
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video "
+                         "codec '%s'", path, avcodec_get_name(par->codec_id));
+    }
+    if (!(p->dec = avcodec_alloc_context3(codec)) || !(p->pkt = av_packet_alloc()) ||
+        !(p->frame = av_frame_alloc()))
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
+    int ret = avcodec_parameters_to_context(p->dec, par);
+    if (ret < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret, "bad codec parameters");
+    p->dec->pkt_timebase = st->time_base;
+    p->dec->thread_count = 0;   /* one per core */
+    p->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    if ((ret = avcodec_open2(p->dec, codec, NULL)) < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret, "cannot open the decoder");
+    /* Other streams are not decoded; telling the demuxer saves work. */
+    for (unsigned i = 0; i < p->fmt->nb_streams; i++)
+        if ((int)i != p->stream)
+            p->fmt->streams[i]->discard = AVDISCARD_ALL;
+    return 0;
+}
+
+/* The VideoInfo from the stream and the first decoded picture (p->frame).
+ * scanned: the rate measured from the packets, or 0/1. */
+static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int has_audio)
+{
+    const AVStream *st = p->fmt->streams[p->stream];
+    const AVCodecParameters *par = st->codecpar;
+    const enum AVPixelFormat src = p->frame->format;
+    memset(vi, 0, sizeof *vi);
+    vi->width = p->width;
+    vi->height = p->height;
+    AVRational fps;
+    if (valid_q(scanned)) {
+        /* No declared average: use the measured one, and say the input
+         * may be variable (its timestamps are not kept). */
+        fps = scanned;
+        vi->vfr = av_cmp_q(ffio_snap_fps(st->r_frame_rate), scanned) != 0;
+    } else {
+        fps = pick_fps(p->fmt, (AVStream *)st, &vi->vfr);
+    }
+    /* Constant rates are whole, 1000/1001 or simple fractions (12.5); an
+     * average such as 24239/894 comes from timestamps that vary. */
+    if (fps.den > 10 && fps.den != 1001)
+        vi->vfr = 1;
+    vi->fps.num = fps.num;
+    vi->fps.den = fps.den;
+    if (valid_q(st->time_base)) {
+        vi->time_base.num = st->time_base.num;
+        vi->time_base.den = st->time_base.den;
+    }
+    AVRational sar = av_guess_sample_aspect_ratio(p->fmt, (AVStream *)st, p->frame);
+    if (valid_q(sar)) {
+        av_reduce(&sar.num, &sar.den, sar.num, sar.den, INT_MAX);
+        vi->sar.num = sar.num;
+        vi->sar.den = sar.den;
+    } else {
+        vi->sar.num = 0;
+        vi->sar.den = 1;
+    }
+    if (st->nb_frames > 0)
+        vi->nb_frames = st->nb_frames;
+    else if (st->duration > 0)
+        vi->nb_frames = av_rescale_q(st->duration, st->time_base, av_inv_q(fps));
+    else if (p->fmt->duration > 0)
+        vi->nb_frames = av_rescale_q(p->fmt->duration, AV_TIME_BASE_Q, av_inv_q(fps));
+    else
+        vi->nb_frames = -1;
+    vi->has_audio = has_audio;
+    const char *name = av_get_pix_fmt_name(src);
+    snprintf(vi->pix_fmt, sizeof vi->pix_fmt, "%s", name ? name : "unknown");
+    vi->converted = src != p->work_fmt;
+    vi->interlace = field_order_char(par->field_order);
+    /* A YUV source's matrix, primaries and transfer survive the conversion
+     * to 8-bit 4:2:0 (swscale keeps the matrix between YUV formats); an RGB
+     * source's do not, and it is converted with swscale's default matrix. */
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(src);
+    if (desc && desc->nb_components >= 3 &&
+        !(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL)) &&
+        strncmp(desc->name, "xyz", 3) && par->color_space != AVCOL_SPC_RGB) {
+        vi->has_color = 1;
+        vi->color_primaries = par->color_primaries;
+        vi->color_trc = par->color_trc;
+        vi->color_space = par->color_space;
+        vi->chroma_location = desc->log2_chroma_w == 1 && desc->log2_chroma_h == 1
+                                  ? par->chroma_location
+                                  : AVCHROMA_LOC_UNSPECIFIED;
+    }
+}
+
+int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, char *err,
+                   size_t errlen)
+{
+    *out = NULL;
+    ffio_quiet_libav();
+
+    /* libavformat says "Invalid data" for a directory and gives no hint for
+     * an empty file; name those causes ourselves. URLs are left to it. */
+    struct stat sb;
+    if (!strstr(path, "://") && stat(path, &sb) == 0) {
+        if (S_ISDIR(sb.st_mode))
+            return set_error(err, errlen, OMCTI_ERR_IO, "'%s': is a directory, not a video file", path);
+        if (S_ISREG(sb.st_mode) && sb.st_size == 0)
+            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the file is empty", path);
+    }
+
+    FFReader *p = calloc(1, sizeof *p);
+    if (!p)
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
+    int ret = open_demuxer(p, path, cancel, err, errlen);
+    if (ret < 0) {
+        ffdec_free(p);
+        return ret;
+    }
+    int has_audio = 0;
+    for (unsigned i = 0; i < p->fmt->nb_streams; i++)
+        has_audio |= p->fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_AUDIO;
+    if ((ret = open_decoder(p, path, has_audio, err, errlen)) < 0) {
+        ffdec_free(p);
+        return ret;
+    }
+
+    AVRational scanned = { 0, 1 };
+    if (!valid_q(p->fmt->streams[p->stream]->avg_frame_rate)) {
+        scanned = scan_average_fps(p->fmt, p->stream);
+        if (scanned.num < 0) {
+            ffdec_free(p);
+            return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                             "'%s': cannot seek back after measuring the frame rate", path);
+        }
+    }
+
+    VideoReader *r = video_reader_new(&ff_reader_ops, path);
+    if (!r) {
+        ffdec_free(p);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
+    }
+    r->priv = p;
+    r->cancel = cancel;
+
+    /* Decode the first picture now: its size and format are the truth
+     * (stream headers can be absent or wrong), and a file with nothing
+     * decodable fails here rather than after the output was created. */
+    ret = ffdec_next(r, p, err, errlen);
+    if (ret <= 0) {
+        if (ret == 0) {
+            if (p->bad || p->truncated)
+                ret = set_error(err, errlen, OMCTI_ERR_FORMAT,
+                                "'%s': no picture could be decoded (%lld of %lld packets bad%s)",
+                                path, (long long)p->bad, (long long)p->packets,
+                                p->truncated ? ", file truncated" : "");
+            else
+                ret = set_error(err, errlen, OMCTI_ERR_FORMAT,
+                                "'%s': the video stream holds no picture", path);
+        }
+        video_reader_close(&r);
+        return ret;
+    }
+    p->pending = 1;
+    p->width = p->frame->width;
+    p->height = p->frame->height;
+    if (p->width <= 0 || p->height <= 0) {
+        video_reader_close(&r);
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the video has no picture size", path);
+    }
+    p->work_fmt = ffio_working_format(p->frame->format);
+    fill_info(&r->info, p, scanned, has_audio);
+    *out = r;
+    return 0;
+}
