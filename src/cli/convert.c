@@ -4,7 +4,7 @@
  * input never creates a file.
  *
  * The same loop converts a range of the output (`--segment I/N`, and the
- * workers of `--workers N` / `--devices`): it seeks to SEGMENT_OVERLAP
+ * workers of `--workers N` / `--devices`): it seeks to segment_overlap()
  * frames before the range and writes only the range's output frames
  * (segment.h), which are then bit for bit those of the whole run. */
 #include <limits.h>
@@ -349,7 +349,7 @@ typedef struct Job {
     int64_t n;                 /* input frames used (index, --frames)        */
     Timeline tl;
     SegmentRange range;        /* this process's share of the output         */
-    int devices[64], n_workers;/* device per worker (cuda), or -1            */
+    int devices[CLI_MAX_WORKERS], n_workers;/* device per worker (cuda), or -1            */
     VideoInfo info;            /* the input's                                */
     char err[1024];
 } Job;
@@ -365,7 +365,7 @@ static int pick_devices(Job *j)
     if (count < 1)
         return set_error(j->err, sizeof j->err, OMCTI_ERR_ENGINE,
                          "--devices: no CUDA device can be used here (%s)", why);
-    const int n = o->devices_all ? min_i(count, 64) : o->n_devices;
+    const int n = o->devices_all ? min_i(count, CLI_MAX_WORKERS) : o->n_devices;
     for (int k = 0; k < n; k++) {
         j->devices[k] = o->devices_all ? k : o->devices[k];
         if (j->devices[k] >= count)
@@ -585,7 +585,7 @@ int cli_convert(int argc, char **argv)
     const int devices = opt.devices_all || opt.n_devices > 0;
     if (!(j = calloc(1, sizeof *j))) return cli_error(EXIT_FAILURE_RUN, "out of memory");
     j->opt = &opt;
-    for (int k = 0; k < 64; k++) j->devices[k] = -1;
+    for (int k = 0; k < CLI_MAX_WORKERS; k++) j->devices[k] = -1;
     j->n_workers = opt.workers > 1 ? opt.workers : 1;
     if (devices) {
         if ((ret = pick_devices(j)) < 0) goto out;
