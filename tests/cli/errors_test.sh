@@ -224,6 +224,16 @@ then ok; else bad "bench --repeat 5 --json: exit $rc: $(cat "$T/err")"; fi
 row "bench --repeat 0"       2 "--repeat: 0 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 0
 row "bench --repeat 101"     2 "--repeat: 101 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 101
 row "bench --max-spread -1"  2 "--max-spread" "$OMCTI" bench -i "$T/in.y4m" --max-spread -1
+row "bench --cpu neon"       2 "--cpu: unknown level 'neon' (c, sse2, avx2, avx512)" "$OMCTI" bench -i "$T/in.y4m" --cpu neon
+row "bench --cpu (no value)" 2 "--cpu" "$OMCTI" bench -i "$T/in.y4m" --cpu
+# every level runs and is named in the result (the output is the same at each)
+for lv in c sse2 avx2 avx512; do
+    "$OMCTI" bench -i "$T/in.y4m" --frames 3 --threads 1 --search diamond --repeat 1 --cpu $lv --json >"$T/bench.json" 2>"$T/err" &&
+        python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["cpu"] == sys.argv[2]' "$T/bench.json" $lv &&
+        ok || bad "bench --cpu $lv: $(cat "$T/err")"
+done
+"$OMCTI" bench -i "$T/in.y4m" --frames 3 --threads 1 --search diamond --repeat 1 --cpu=sse2 2>"$T/err" | grep -q ", SIMD sse2$" &&
+    ok || bad "bench --cpu=sse2: the table does not name the level: $(cat "$T/err")"
 
 # --- interruption: SIGINT removes the incomplete output ---
 "$Y4M" gen 352 288 400 > "$T/long.y4m"
