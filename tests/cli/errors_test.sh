@@ -6,7 +6,7 @@
 set -u
 OMCTI=$(realpath "$1") Y4M=$(realpath "$2") HAVE_FFMPEG=$3 HAVE_CUDA=${4:-0}
 # (absolute: some checks run in another folder)
-T=$(mktemp -d /tmp/omcti-err-XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/omcti-err-XXXXXX")
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0 skip=0
