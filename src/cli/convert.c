@@ -191,7 +191,7 @@ static int run(Converter *c)
     if (info->vfr && !c->quiet)
         fprintf(stderr, "omcti: note: '%s' has a variable frame rate; %s at a constant "
                 "%.3f fps\n", name, c->timed ? "output frames are placed by its timestamps"
-                                             : "it is treated as constant",
+                                             : "its pictures are taken as evenly spaced, output",
                 rational_to_double(tl.out_fps));
     if (info->converted && !c->quiet)
         fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0\n",

@@ -273,10 +273,13 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null; then
         got=$(ffprobe -v error -select_streams v -show_entries stream=pix_fmt -of csv=p=0 "$T/out.mkv")
         [ "$got" = "$fmt" ] && ok || echo "note: $fmt written as $got"
     done
-    # variable frame rate: treated as constant at the average rate, with a note
+    # variable frame rate: converted at a constant output rate, the output
+    # frames placed by the input's timestamps (not by frame count), with a note
     ff -f lavfi -i "testsrc2=s=64x48:r=25:d=1" -f lavfi -i "testsrc2=s=64x48:r=10:d=1" \
         -filter_complex "[0][1]concat=n=2:v=1" -fps_mode vfr -c:v ffv1 "$T/vfr.mkv"
     row "variable frame rate"  0 "variable frame rate" "$OMCTI" -i "$T/vfr.mkv" -o "$T/out.mkv" --lossless
+    grep -q "has a variable frame rate; output frames are placed by its timestamps" "$T/err" && ok ||
+        bad "variable frame rate: the note does not say the timestamps place the frames: $(cat "$T/err")"
     # resolution change mid-stream: two H.264 transport streams of different sizes, concatenated
     ff -f lavfi -i "testsrc2=s=64x48:r=25:d=1" -c:v libx264 -f mpegts "$T/a.ts"
     ff -f lavfi -i "testsrc2=s=96x64:r=25:d=1" -c:v libx264 -f mpegts "$T/b.ts"
