@@ -269,7 +269,8 @@ static void test_slots(TestState *ts, int w, int h)
 int main(void)
 {
     TestState ts = { 0, 0 };
-    snprintf(dir, sizeof dir, "/tmp/omcti-y4m-XXXXXX");
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/omcti-y4m-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) return 1;
     test_roundtrip(&ts, 64, 48);
     test_roundtrip(&ts, 17, 9);

@@ -21,14 +21,27 @@ static const char bench_usage[] =
     "usage: omcti bench -i INPUT [--threads 1,2,4|1-8] [--search full,diamond]\n"
     "                   [--engine cpu[,cuda]] [--frames N] [--block 8|16|32]\n"
     "                   [--range N] [--method NAME] [--repeat N] [--max-spread PCT]\n"
-    "                   [--json]\n"
+    "                   [--cpu c|sse2|avx2|avx512] [--json]\n"
     "Times motion estimation (stats.me_seconds) and the whole 2x conversion per\n"
     "frame pair, for every engine x search x thread count. Frames are decoded\n"
     "into memory first; the first pair of each run is a warm-up, not timed.\n"
     "Each run is repeated --repeat times (default 3; the repetitions of all runs\n"
     "take turns) and the median is shown with the spread, (max - min) / median.\n"
     "A warning says when the machine is busy: a load average above its CPUs\n"
-    "before the start, or a spread above --max-spread percent (default 10).\n";
+    "before the start, or a spread above --max-spread percent (default 10).\n"
+    "--cpu limits the SIMD functions to that level and the ones below it (default:\n"
+    "all the CPU has), to compare the levels; the output is the same at every one.\n";
+
+/* The SIMD levels of --cpu, each with the features of those below it
+ * (omcti_set_cpu_flags_mask(); a level the CPU lacks falls back to the
+ * highest it has). */
+static const struct { const char *name; unsigned mask; } bench_cpu_levels[] = {
+    { "c",      0 },
+    { "sse2",   OMCTI_CPU_FLAG_SSE2 },
+    { "avx2",   OMCTI_CPU_FLAG_SSE2 | OMCTI_CPU_FLAG_AVX2 },
+    { "avx512", OMCTI_CPU_FLAG_SSE2 | OMCTI_CPU_FLAG_AVX2 | OMCTI_CPU_FLAG_AVX512 |
+                OMCTI_CPU_FLAG_AVX512VBMI },
+};
 
 typedef struct BenchRow {
     const char *engine;
@@ -231,6 +244,7 @@ static double load_average(void)
 typedef struct BenchLoad {
     int repeat, cpus, busy;
     double load_before, max_spread;
+    const char *cpu;   /* --cpu level, "all" when not limited */
 } BenchLoad;
 
 static void print_table(const BenchRow *rows, int n, const BenchFrames *fr, const char *input,
@@ -242,10 +256,10 @@ static void print_table(const BenchRow *rows, int n, const BenchFrames *fr, cons
         printf(", \"width\": %d, \"height\": %d, \"frames\": %d,\n"
                "  \"block\": %d, \"range\": %d, \"method\": \"%s\",\n"
                "  \"repeat\": %d, \"statistic\": \"median\", \"load_average_before\": %.2f,"
-               " \"cpus_online\": %d, \"busy\": %s,\n  \"runs\": [\n",
+               " \"cpus_online\": %d, \"busy\": %s, \"cpu\": \"%s\",\n  \"runs\": [\n",
                fr->width, fr->height, fr->count, s->block, s->range,
                omcti_method_name(s->method), ld->repeat, ld->load_before, ld->cpus,
-               ld->busy ? "true" : "false");
+               ld->busy ? "true" : "false", ld->cpu);
         for (int i = 0; i < n; i++) {
             const BenchRow *r = &rows[i], *b = baseline_of(rows, n, r);
             const double me = r->me_med, b_me = b->me_med;
@@ -271,9 +285,9 @@ static void print_table(const BenchRow *rows, int n, const BenchFrames *fr, cons
     snprintf(shown, sizeof shown, "%s", input);
     for (char *c = shown; *c; c++)   /* no control bytes to the terminal */
         if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
-    printf("omcti bench: %s, %dx%d, %d frames in memory, block %d, range +-%d, method %s\n",
-           shown, fr->width, fr->height, fr->count, s->block, s->range,
-           omcti_method_name(s->method));
+    printf("omcti bench: %s, %dx%d, %d frames in memory, block %d, range +-%d, method %s, "
+           "SIMD %s\n", shown, fr->width, fr->height, fr->count, s->block, s->range,
+           omcti_method_name(s->method), ld->cpu);
     printf("motion estimation (both fields) and whole 2x conversion, per frame pair; the median "
            "of %d run%s:\n\n", ld->repeat, ld->repeat == 1 ? "" : "s");
     printf("%-6s %-8s %7s | %10s %7s %9s %8s %8s %10s | %10s %9s\n", "engine", "search",
@@ -311,7 +325,8 @@ int cli_bench(int argc, char **argv)
     const char *engines[8];
     char engine_buf[256] = "cpu";
     int nengines = 0, max_frames = 30, json = 0;
-    BenchLoad ld = { .repeat = 3, .max_spread = 10 };
+    BenchLoad ld = { .repeat = 3, .max_spread = 10, .cpu = "all" };
+    int cpu_level = -1;
     OmctiSettings s;
     omcti_default_settings(&s);
     s.range = 16;   /* both searches over the same window (the paper's sweeps) */
@@ -358,6 +373,14 @@ int cli_bench(int argc, char **argv)
             if (m < 0 || parse_double("--max-spread", val, 0, 1e6, &ld.max_spread, err,
                                       sizeof err) < 0)
                 return cli_error(EXIT_USAGE, "%s", err);
+        } else if ((m = option_value(argc, argv, &i, "--cpu", &val, err, sizeof err)) != 0) {
+            if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
+            cpu_level = -1;
+            for (int k = 0; k < (int)(sizeof bench_cpu_levels / sizeof *bench_cpu_levels); k++)
+                if (!strcmp(val, bench_cpu_levels[k].name)) cpu_level = k;
+            if (cpu_level < 0)
+                return cli_error(EXIT_USAGE, "--cpu: unknown level '%s' (c, sse2, avx2, avx512)",
+                                 val);
         } else if ((m = option_value(argc, argv, &i, "--block", &val, err, sizeof err)) != 0) {
             if (m < 0 || parse_int("--block", val, 8, 32, &s.block, err, sizeof err) < 0)
                 return cli_error(EXIT_USAGE, "%s", err);
@@ -390,6 +413,10 @@ int cli_bench(int argc, char **argv)
         engines[nengines++] = t;
     if (omcti_validate_settings(&s, err, sizeof err) < 0)
         return cli_error(EXIT_USAGE, "%s", err);
+    if (cpu_level >= 0) {   /* before any context opens: its DSP tables follow the mask */
+        omcti_set_cpu_flags_mask(bench_cpu_levels[cpu_level].mask);
+        ld.cpu = bench_cpu_levels[cpu_level].name;
+    }
 
     BenchFrames fr;
     int ret = frames_load(&fr, input, max_frames, err, sizeof err);

@@ -4,7 +4,7 @@
  * input never creates a file.
  *
  * The same loop converts a range of the output (`--segment I/N`, and the
- * workers of `--workers N` / `--devices`): it seeks to SEGMENT_OVERLAP
+ * workers of `--workers N` / `--devices`): it seeks to segment_overlap()
  * frames before the range and writes only the range's output frames
  * (segment.h), which are then bit for bit those of the whole run. */
 #include <limits.h>
@@ -21,49 +21,13 @@
 #include "omcti.h"
 #include "src/common.h"
 #include "src/cli/cli.h"
+#include "src/cli/convert.h"
 #include "src/cli/options.h"
 #include "src/cli/progress.h"
 #include "src/cli/segment.h"
 #include "src/cli/timeline.h"
 #include "src/io/async.h"
 #include "src/io/io.h"
-
-/* What the workers of one run share: output frames done (for the one
- * progress line) and how many workers have finished. */
-typedef struct WorkerBoard {
-    atomic_llong frames;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int finished;
-} WorkerBoard;
-
-typedef struct Converter {
-    const CliOptions *opt;
-    OmctiSettings settings;    /* opt->settings with this worker's device   */
-    const char *output;
-    int overwrite, quiet;
-    int copy_audio;            /* stream-copy the input's audio              */
-    const FrameIndex *ix;      /* NULL: the whole input, no seeking          */
-    int ix_timed;              /* ix: its timestamps are one per frame slot  */
-    Y4mSlots *slots;           /* workers: the shared y4m output, and where  */
-    int64_t slot_first;        /* this worker's first frame goes in it      */
-    WorkerBoard *board;        /* workers: shared progress, or NULL         */
-    SegmentRange range;        /* with ix: what to read and write            */
-    VideoReader *in;
-    VideoWriter *out;
-    AsyncReader *reader;       /* decodes ahead on its own thread          */
-    AsyncWriter *writer;       /* encodes behind on its own thread         */
-    OmctiContext *ctx;
-    int64_t base;              /* index of the first picture read           */
-    int64_t have;              /* input pictures sent to the library       */
-    int64_t last_index;        /* index of the last one                    */
-    int64_t written;           /* output frames written                     */
-    int timed;                 /* output frames placed by timestamps       */
-    TimedInput ti;
-    int status;                /* convert_one()'s result (workers)          */
-    int eof;
-    char err[1024];
-} Converter;
 
 /* Ctrl-C and SIGTERM stop reads and writes blocked on a pipe (main.c
  * installs their handler without SA_RESTART). */
@@ -191,7 +155,7 @@ static int run(Converter *c)
     if (info->vfr && !c->quiet)
         fprintf(stderr, "omcti: note: '%s' has a variable frame rate; %s at a constant "
                 "%.3f fps\n", name, c->timed ? "output frames are placed by its timestamps"
-                                             : "it is treated as constant",
+                                             : "its pictures are taken as evenly spaced, output",
                 rational_to_double(tl.out_fps));
     if (info->converted && !c->quiet)
         fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0\n",
@@ -286,7 +250,7 @@ static int run(Converter *c)
 }
 
 /* Runs c and releases everything it opened; returns run()'s code. */
-static int convert_one(Converter *c)
+int convert_one(Converter *c)
 {
     int ret = run(c);
     /* A signal makes blocked I/O fail (EINTR) with messages of its own:
@@ -307,52 +271,7 @@ static int convert_one(Converter *c)
     return ret;
 }
 
-static void *worker_main(void *arg)
-{
-    Converter *c = arg;
-    c->status = convert_one(c);
-    pthread_mutex_lock(&c->board->lock);
-    c->board->finished++;
-    pthread_cond_signal(&c->board->cond);
-    pthread_mutex_unlock(&c->board->lock);
-    return NULL;
-}
-
-/* Shows the workers' progress until `started` of them have finished. */
-static void follow_workers(WorkerBoard *b, int started, int quiet, int64_t total)
-{
-    Progress prog;
-    progress_init(&prog, quiet, total);
-    pthread_mutex_lock(&b->lock);
-    while (b->finished < started) {
-        struct timespec t;
-        clock_gettime(CLOCK_REALTIME, &t);
-        t.tv_nsec += 250000000;
-        if (t.tv_nsec >= 1000000000) {
-            t.tv_sec++;
-            t.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&b->cond, &b->lock, &t);
-        progress_update(&prog, atomic_load(&b->frames));
-    }
-    pthread_mutex_unlock(&b->lock);
-    progress_end(&prog, atomic_load(&b->frames));
-}
-
 /* ---- the parts of one run: segment, workers, devices ------------------- */
-
-typedef struct Job {
-    CliOptions *opt;
-    FrameIndex ix;
-    int have_ix;
-    int ix_timed;              /* see Converter                              */
-    int64_t n;                 /* input frames used (index, --frames)        */
-    Timeline tl;
-    SegmentRange range;        /* this process's share of the output         */
-    int devices[64], n_workers;/* device per worker (cuda), or -1            */
-    VideoInfo info;            /* the input's                                */
-    char err[1024];
-} Job;
 
 /* Which CUDA devices --devices names; fails where there is none. Each
  * worker opens its own device (in parallel: a CUDA context takes a while),
@@ -365,7 +284,7 @@ static int pick_devices(Job *j)
     if (count < 1)
         return set_error(j->err, sizeof j->err, OMCTI_ERR_ENGINE,
                          "--devices: no CUDA device can be used here (%s)", why);
-    const int n = o->devices_all ? min_i(count, 64) : o->n_devices;
+    const int n = o->devices_all ? min_i(count, CLI_MAX_WORKERS) : o->n_devices;
     for (int k = 0; k < n; k++) {
         j->devices[k] = o->devices_all ? k : o->devices[k];
         if (j->devices[k] >= count)
@@ -441,125 +360,6 @@ static int prepare_index(Job *j)
     return 0;
 }
 
-static void remove_parts(char (*parts)[PATH_MAX], int n, const char *dir)
-{
-    for (int k = 0; k < n; k++) unlink(parts[k]);
-    if (dir[0]) rmdir(dir);
-}
-
-/* Whether workers write the output in place (y4m_slots.c) rather than
- * as parts to be joined: raw y4m files. Encoded outputs keep parts, which
- * spreads the encoding over the workers; their join only copies packets. */
-static int output_in_place(const char *output)
-{
-    return strcmp(output, "-") && io_path_is_y4m(output);
-}
-
-/* Converts j->range into output with n_workers threads, each its own
- * sub-range, context and device: straight into the output's frames, or
- * into parts joined in process afterwards. */
-static int run_workers(Job *j, const char *output, int copy_audio)
-{
-    CliOptions *o = j->opt;
-    const int K = j->n_workers;
-    Converter *cs = calloc((size_t)K, sizeof *cs);
-    pthread_t *th = calloc((size_t)K, sizeof *th);
-    char (*parts)[PATH_MAX] = calloc((size_t)K, sizeof *parts);
-    const char **names = calloc((size_t)K, sizeof *names);
-    char dir[PATH_MAX] = "";
-    Y4mSlots *slots = NULL;
-    WorkerBoard board = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
-    atomic_init(&board.frames, 0);
-    int ret = 0, nparts = 0;
-    if (!cs || !th || !parts || !names) {
-        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "out of memory");
-        goto out;
-    }
-    const char *slash = strrchr(output, '/');
-    const char *base = slash ? slash + 1 : output;
-    const char *dot = strrchr(base, '.');
-    if (output_in_place(output)) {
-        VideoInfo info = j->info;
-        info.fps = j->tl.out_fps;
-        const WriterOptions wo = { .overwrite = o->overwrite, .input_path = o->input };
-        if ((ret = y4m_slots_open(&slots, output, &info, j->range.out_end - j->range.out_first,
-                                  &wo, j->err, sizeof j->err)) < 0)
-            goto out;
-    } else {
-        /* The parts live beside the output (same filesystem, cleaned up). */
-        if (io_sibling_name(dir, sizeof dir, output, "omcti-parts-XXXXXX", "") < 0 ||
-            !mkdtemp(dir)) {
-            dir[0] = 0;
-            ret = set_error(j->err, sizeof j->err, OMCTI_ERR_IO, "cannot write '%s': cannot "
-                            "create a folder for its parts", output);
-            goto out;
-        }
-    }
-    const int threads = o->settings.threads > 0 ? o->settings.threads : omcti_cpu_count();
-    const int per = max_i(1, threads / K);
-    int started = 0;
-    for (int k = 0; k < K; k++) {
-        SegmentRange r;
-        segment_split(&j->tl, j->n, &j->range, k, K, &r);
-        if (r.out_first == r.out_end) continue;   /* too short to share */
-        Converter *c = &cs[nparts];
-        if (slots) {
-            c->slots = slots;
-            c->slot_first = r.out_first - j->range.out_first;
-        } else {
-            snprintf(parts[nparts], PATH_MAX, "%s/part-%03d%s", dir, k, dot ? dot : ".mkv");
-            names[nparts] = parts[nparts];
-        }
-        c->opt = o;
-        c->settings = o->settings;
-        c->settings.threads = per;
-        if (j->devices[k] >= 0) c->settings.device = j->devices[k];
-        c->output = parts[nparts];
-        c->overwrite = 1;
-        c->quiet = 1;
-        c->ix = &j->ix;
-        c->ix_timed = j->ix_timed;
-        c->range = r;
-        c->board = &board;
-        nparts++;
-    }
-    for (; started < nparts; started++)
-        if (pthread_create(&th[started], NULL, worker_main, &cs[started])) {
-            ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "cannot start a worker");
-            break;
-        }
-    follow_workers(&board, started, o->quiet, j->range.out_end - j->range.out_first);
-    for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
-    for (int k = 0; k < started && ret == 0; k++)
-        if (cs[k].status < 0) {
-            snprintf(j->err, sizeof j->err, "%s", cs[k].err);
-            ret = cs[k].status;
-        }
-    if (ret == 0 && cli_interrupted())
-        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_INTERRUPT,
-                        "interrupted; the incomplete output was removed");
-    if (ret == 0) {
-        int64_t frames = j->range.out_end - j->range.out_first;
-        if (slots)
-            ret = y4m_slots_finish(&slots, j->err, sizeof j->err);
-        else
-            ret = io_join(output, names, nparts, copy_audio ? o->input : NULL, o->overwrite,
-                          o->quiet, &frames, j->err, sizeof j->err);
-        if (ret == 0 && !o->quiet)
-            fprintf(stderr, "omcti: %lld frames in, %lld out, %d worker%s (%s)\n",
-                    (long long)(j->range.end - j->range.first), (long long)frames, nparts,
-                    nparts == 1 ? "" : "s", j->devices[0] >= 0 ? "one per CUDA device" : "CPU");
-    }
-out:
-    y4m_slots_abort(&slots);
-    if (parts && dir[0]) remove_parts(parts, nparts, dir);
-    free(cs);
-    free(th);
-    free(parts);
-    free(names);
-    return ret;
-}
-
 static int exit_code(int ret)
 {
     if (ret == OMCTI_ERR_INTERRUPT) return EXIT_INTERRUPTED;
@@ -585,7 +385,7 @@ int cli_convert(int argc, char **argv)
     const int devices = opt.devices_all || opt.n_devices > 0;
     if (!(j = calloc(1, sizeof *j))) return cli_error(EXIT_FAILURE_RUN, "out of memory");
     j->opt = &opt;
-    for (int k = 0; k < 64; k++) j->devices[k] = -1;
+    for (int k = 0; k < CLI_MAX_WORKERS; k++) j->devices[k] = -1;
     j->n_workers = opt.workers > 1 ? opt.workers : 1;
     if (devices) {
         if ((ret = pick_devices(j)) < 0) goto out;
@@ -593,7 +393,7 @@ int cli_convert(int argc, char **argv)
     }
     /* One device writing y4m in place takes the workers' path, so that one
      * and several devices are the same code (and compare fairly). */
-    const int one_worker = j->n_workers == 1 && !(devices && output_in_place(opt.output));
+    const int one_worker = j->n_workers == 1 && !(devices && convert_output_in_place(opt.output));
     if (!opt.seg_count && one_worker) {
         free(j);
         Converter c;
@@ -635,7 +435,7 @@ int cli_convert(int argc, char **argv)
         if ((ret = piece_sum_prepare(&opt, j->err, sizeof j->err)) < 0) goto out;
     }
     if (!one_worker) {
-        ret = run_workers(j, opt.output, copy_audio);
+        ret = convert_workers(j, opt.output, copy_audio);
     } else {
         Converter *c = calloc(1, sizeof *c);
         if (!c) {

@@ -17,11 +17,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "src/common.h"
 #include "src/cli/cli.h"
+#include "src/cli/farm.h"
 #include "src/cli/options.h"
 #include "src/cli/segment.h"
 #include "src/cli/timeline.h"
@@ -51,20 +51,6 @@ static const char farm_usage[] =
 "are those of `omcti --help`; --threads T also asks Slurm for T CPUs per task.\n"
 "Rerun the same command to redo only missing or failed segments.\n";
 
-typedef struct Farm {
-    const char *input, *output, *workdir, *sbatch, *scheduler;
-    int segments, wait, overwrite, quiet;
-    double poll;
-    const char **conv;         /* conversion options, forwarded           */
-    int n_conv;
-    int threads_given;
-    CliOptions opt;
-    char in_abs[PATH_MAX], out_abs[PATH_MAX], dir_abs[PATH_MAX], exe[PATH_MAX];
-    char index[PATH_MAX + 16];
-    const char *ext;
-    int64_t n;
-    char err[2048];
-} Farm;
 
 /* ---- small helpers ------------------------------------------------------ */
 
@@ -110,7 +96,7 @@ static void sh_quote(FILE *f, const char *s)
 /* Runs argv (PATH search); its stdout into out (NUL-terminated, may be
  * NULL), stderr likewise into errout. Returns the exit status, 127 when it
  * cannot be started. */
-static int run_capture(char *const argv[], char *out, size_t outlen, char *errout, size_t errlen)
+int farm_run_capture(char *const argv[], char *out, size_t outlen, char *errout, size_t errlen)
 {
     int po[2], pe[2];
     if (pipe(po) < 0) return 127;
@@ -163,18 +149,18 @@ static int run_capture(char *const argv[], char *out, size_t outlen, char *errou
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-static void chomp(char *s)
+void farm_chomp(char *s)
 {
     size_t n = strlen(s);
     while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ')) s[--n] = 0;
 }
 
-static void piece_path(const Farm *f, int i, char *buf, size_t len)
+void farm_piece_path(const Farm *f, int i, char *buf, size_t len)
 {
     snprintf(buf, len, "%s/piece-%04d%s", f->dir_abs, i, f->ext);
 }
 
-static void piece_key(const Farm *f, int i, char *buf, size_t len)
+void farm_piece_key(const Farm *f, int i, char *buf, size_t len)
 {
     CliOptions o = f->opt;
     o.seg_index = i;
@@ -371,7 +357,7 @@ static int write_script(Farm *f, const char *name, int join, char *path, size_t 
         }
         for (int i = 0; i < f->segments; i++) {
             char p[PATH_MAX + 32];
-            piece_path(f, i, p, sizeof p);
+            farm_piece_path(f, i, p, sizeof p);
             fputs(" \\\n  ", s);
             sh_quote(s, p);
         }
@@ -421,8 +407,8 @@ static int submit(Farm *f, const char *const *extra, int n_extra, const char *sc
     argv[n++] = (char *)script;
     argv[n] = NULL;
     char out[256], eout[1024];
-    int st = run_capture(argv, out, sizeof out, eout, sizeof eout);
-    chomp(eout);
+    int st = farm_run_capture(argv, out, sizeof out, eout, sizeof eout);
+    farm_chomp(eout);
     if (st == 127)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot run sbatch (%s); "
                          "install Slurm's client (slurm-client) or run where Slurm is",
@@ -431,137 +417,6 @@ static int submit(Farm *f, const char *const *extra, int n_extra, const char *sc
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: sbatch failed: %s",
                          eout[0] ? eout : out);
     return 0;
-}
-
-/* ---- following the jobs -------------------------------------------------- */
-
-/* A Slurm command failed because the job is gone, not because Slurm did
- * not answer (a busy slurmctld times out: that is no news about the job). */
-static int job_unknown(const char *eout)
-{
-    return strstr(eout, "Invalid job id") != NULL;
-}
-
-/* The JobState of a job ("" when Slurm no longer knows it): 1, or 0 when
- * Slurm did not answer. */
-static int job_state(long id, char *state, size_t len)
-{
-    char idbuf[32], out[8192], eout[1024];
-    snprintf(idbuf, sizeof idbuf, "%ld", id);
-    char *argv[] = { "scontrol", "-o", "show", "job", idbuf, NULL };
-    state[0] = 0;
-    if (run_capture(argv, out, sizeof out, eout, sizeof eout) != 0) return job_unknown(eout);
-    const char *p = strstr(out, "JobState=");
-    if (!p) return 0;
-    p += 9;
-    size_t n = strcspn(p, " \n");
-    snprintf(state, len, "%.*s", (int)(n < len ? n : len - 1), p);
-    return 1;
-}
-
-/* Whether any task of the array is still queued or running: 1 or 0, -1
- * when Slurm did not answer. */
-static int array_active(long id)
-{
-    char idbuf[32], out[8192], eout[1024];
-    snprintf(idbuf, sizeof idbuf, "%ld", id);
-    char *argv[] = { "squeue", "-h", "-j", idbuf, "-o", "%i", NULL };
-    if (run_capture(argv, out, sizeof out, eout, sizeof eout) != 0)
-        return job_unknown(eout) ? 0 : -1;
-    chomp(out);
-    return out[0] != 0;
-}
-
-static int final_state(const char *s)
-{
-    return !s[0] || (strcmp(s, "PENDING") && strcmp(s, "RUNNING") && strcmp(s, "CONFIGURING") &&
-                     strcmp(s, "COMPLETING") && strcmp(s, "SUSPENDED") && strcmp(s, "REQUEUED") &&
-                     strcmp(s, "RESIZING"));
-}
-
-/* The last non-empty line of a log, for the error message. */
-static void last_line(const char *path, char *buf, size_t len)
-{
-    buf[0] = 0;
-    FILE *f = fopen(path, "r");
-    if (!f) return;
-    char line[1024];
-    while (fgets(line, sizeof line, f)) {
-        chomp(line);
-        if (line[0]) snprintf(buf, len, "%s", line);
-    }
-    fclose(f);
-}
-
-static int follow(Farm *f, long array_id, long join_id)
-{
-    const struct timespec nap = { (time_t)f->poll,
-                                  (long)((f->poll - (double)(time_t)f->poll) * 1e9) };
-    char state[64];
-    int last_done = -1;
-    double silent = 0;   /* seconds without an answer from Slurm */
-    for (;;) {
-        if (cli_interrupted())
-            return set_error(f->err, sizeof f->err, OMCTI_ERR_INTERRUPT, "farm: stopped waiting; "
-                             "the jobs keep running (scancel %ld %ld stops them)", array_id,
-                             join_id);
-        int done = 0;
-        for (int i = 0; i < f->segments; i++) {
-            char p[PATH_MAX + 32], key[8192];
-            piece_path(f, i, p, sizeof p);
-            piece_key(f, i, key, sizeof key);
-            done += piece_sum_check(p, key, 0);
-        }
-        if (done != last_done && !f->quiet) {
-            fprintf(stderr, "omcti: segments done %d / %d\n", done, f->segments);
-            last_done = done;
-        }
-        const int known = job_state(join_id, state, sizeof state);
-        const int active = array_id < 0 ? 0 : array_active(array_id);
-        if (known && final_state(state) && active == 0) break;
-        if (known && active >= 0) {
-            silent = 0;
-        } else if ((silent += f->poll) > 300) {
-            return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: Slurm has not answered "
-                             "(scontrol, squeue) for 5 minutes; the jobs %ld and %ld may still "
-                             "run (squeue -u $USER)", array_id, join_id);
-        }
-        nanosleep(&nap, NULL);
-    }
-    struct stat st;
-    if (!strcmp(state, "COMPLETED") && stat(f->out_abs, &st) == 0) {
-        if (!f->quiet)
-            fprintf(stderr, "omcti: done: '%s' (pieces in '%s'; delete that folder when no "
-                    "longer needed)\n", f->output, f->dir_abs);
-        return 0;
-    }
-    /* Name the failed segments, first with its log's last line. */
-    char list[2048] = "", first_log[PATH_MAX + 64] = "", why[512] = "";
-    int failed = 0;
-    size_t used = 0;
-    for (int i = 0; i < f->segments; i++) {
-        char p[PATH_MAX + 32], key[8192];
-        piece_path(f, i, p, sizeof p);
-        piece_key(f, i, key, sizeof key);
-        if (piece_sum_check(p, key, 0)) continue;
-        if (!failed++) {
-            snprintf(first_log, sizeof first_log, "%s/logs/seg-%d.log", f->dir_abs, i);
-            last_line(first_log, why, sizeof why);
-        }
-        used += (size_t)snprintf(list + used, used < sizeof list ? sizeof list - used : 0, "%s%d",
-                                 failed > 1 ? "," : "", i);
-    }
-    if (failed)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: segment%s %s of %d failed "
-                         "(%s; log: %s); '%s' was not written; rerun the same command to redo "
-                         "only the failed segments", failed > 1 ? "s" : "", list, f->segments,
-                         why[0] ? why : "no message", first_log, f->output);
-    char jlog[PATH_MAX + 32];
-    snprintf(jlog, sizeof jlog, "%s/logs/join.log", f->dir_abs);
-    last_line(jlog, why, sizeof why);
-    return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: the join job %ld ended %s (%s; "
-                     "log: %s); '%s' was not written", join_id, state[0] ? state : "unknown",
-                     why[0] ? why : "no message", jlog, f->output);
 }
 
 int cli_farm(int argc, char **argv)
@@ -588,8 +443,8 @@ int cli_farm(int argc, char **argv)
     }
     for (int i = 0; i < f->segments; i++) {
         char p[PATH_MAX + 32], key[8192];
-        piece_path(f, i, p, sizeof p);
-        piece_key(f, i, key, sizeof key);
+        farm_piece_path(f, i, p, sizeof p);
+        farm_piece_key(f, i, key, sizeof key);
         if (!piece_sum_check(p, key, 1)) todo[n_todo++] = i;
     }
     char seg_script[PATH_MAX + 32], join_script[PATH_MAX + 32];
@@ -639,7 +494,7 @@ int cli_farm(int argc, char **argv)
                f->segments - n_todo, f->segments);
     fflush(stdout);
     free(todo);
-    if (f->wait && (ret = follow(f, array_id, join_id)) < 0) goto fail;
+    if (f->wait && (ret = farm_follow(f, array_id, join_id)) < 0) goto fail;
     goto out;
 fail:
     code = cli_error(ret == OMCTI_ERR_INTERRUPT ? EXIT_INTERRUPTED

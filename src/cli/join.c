@@ -1,5 +1,6 @@
-/* `omcti join -o OUT PIECE... [--audio-from IN] [-y] [-q]`: the pieces of
- * `omcti --segment` (in segment order) into one file, by stream copy. */
+/* `omcti join -o OUT [--audio-from IN] [-y] [-q] [--] PIECE...`: the pieces
+ * of `omcti --segment` (in any order: their .sum files place them) into one
+ * file, by stream copy. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

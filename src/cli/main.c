@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "src/cli/cli.h"
+#include "src/io/io.h"
 
 /* The only process-wide variable: a signal handler can do nothing else. */
 static volatile sig_atomic_t interrupted;
@@ -35,23 +36,17 @@ void cli_install_signal_handlers(void)
 }
 
 /* One line whatever the names in it hold: control bytes (a newline or an
- * escape sequence in a file name, a header's raw bytes) are shown escaped,
- * never passed to the terminal. */
+ * escape sequence in a file name, a header's raw bytes), C1 controls and
+ * invalid UTF-8 are shown as \xNN, the one form of every message (the io
+ * layer's io_printable()), never passed to the terminal. */
 int cli_error(int code, const char *fmt, ...)
 {
-    char msg[4096];
+    char msg[4096], shown[4 * sizeof msg];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputs("omcti: ", stderr);
-    for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
-        if (*p == '\n') fputs("\\n", stderr);
-        else if (*p == '\t') fputs("\\t", stderr);
-        else if (*p < 0x20 || *p == 0x7f) fprintf(stderr, "\\x%02x", *p);
-        else fputc(*p, stderr);
-    }
-    fputc('\n', stderr);
+    fprintf(stderr, "omcti: %s\n", io_printable(msg, shown, sizeof shown));
     return code;
 }
 

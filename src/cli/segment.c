@@ -8,14 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "filters/scenecut.h"
+#include "omcti.h"
 #include "src/common.h"
 #include "src/cli/segment.h"
 #include "src/io/io.h"
 
 int segment_overlap(void)
 {
-    return SCD_HISTORY + 1;
+    return omcti_segment_lead_in();
 }
 
 static int64_t split_point(int64_t n, int64_t i, int64_t count)

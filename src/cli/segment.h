@@ -7,8 +7,9 @@
  * frame belongs to exactly one segment, and the pieces, in order, are the
  * whole output.
  *
- * A segment reads from SEGMENT_OVERLAP frames before its range (the
- * scene-cut detector's history, filters/scenecut.h, plus one), so that its
+ * A segment reads from segment_overlap() frames before its range (the
+ * library's omcti_segment_lead_in(): the scene-cut detector's history plus
+ * one), so that its
  * decisions, and so its pictures, are those of the single run bit for bit;
  * and up to the first original after its range (the next frame of its last
  * pair). */
@@ -20,7 +21,7 @@
 #include "src/cli/options.h"
 #include "src/cli/timeline.h"
 
-/* The scene-cut history (SCD_HISTORY pairs) + 1 frame. */
+/* The frames a segment reads before its range: omcti_segment_lead_in(). */
 int segment_overlap(void);
 
 typedef struct SegmentRange {

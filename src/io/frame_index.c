@@ -41,10 +41,12 @@ int frame_index_identity(const char *path, int64_t *size, int64_t *mtime)
 
 int frame_index_save(const FrameIndex *ix, const char *path, char *err, size_t errlen)
 {
+    struct stat st;
+    const int existed = lstat(path, &st) == 0;
     char *tmp = io_make_temp_path(path, err, errlen);
     if (!tmp) return OMCTI_ERR_IO;
     FILE *f = fopen(tmp, "w");
-    int ret = 0;
+    int ret = 0, kept = 0;
     if (!f) {
         ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
         goto out;
@@ -57,11 +59,18 @@ int frame_index_save(const FrameIndex *ix, const char *path, char *err, size_t e
             fprintf(f, "%" PRId64 "\n", ix->key[k]);
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) < 0)
+    if (bad) {
         ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path,
                         strerror(errno ? errno : EIO));
+        goto out;
+    }
+    /* A stale index that was there when the save began is replaced (the
+     * caller found that it no longer describes the input); a file that
+     * appeared at path meanwhile is not: the new index is kept under the
+     * name the error reports. */
+    ret = io_commit_output(tmp, path, existed, &kept, err, errlen);
 out:
-    if (ret < 0) unlink(tmp);
+    if (ret < 0 && !kept) unlink(tmp);
     free(tmp);
     return ret;
 }

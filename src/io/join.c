@@ -113,9 +113,11 @@ int io_join(const char *out, const char *const *pieces, int n, const char *audio
     else
         ret = ff_join(out, tmp, pieces, n, audio_from, quiet, frames_out, err, errlen);
 #endif
-    if (ret == 0 && rename(tmp, out) < 0)
-        ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", out, strerror(errno));
-    if (ret < 0) unlink(tmp);
+    /* Never replaces a file that appeared at out meanwhile (without -y): the
+     * joined result is then kept under the name the error reports. */
+    int kept = 0;
+    if (ret == 0) ret = io_commit_output(tmp, out, overwrite, &kept, err, errlen);
+    if (ret < 0 && !kept) unlink(tmp);
     free(tmp);
     return ret;
 }

@@ -3,7 +3,7 @@
 # usage: convert_test.sh OMCTI Y4MTOOL HAVE_FFMPEG SAMPLES_DIR
 set -u
 OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3 SAMPLES=${4:-}
-T=$(mktemp -d /tmp/omcti-cli-XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/omcti-cli-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok()   { pass=$((pass + 1)); }

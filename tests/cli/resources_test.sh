@@ -6,7 +6,7 @@
 set -u
 OMCTI=$1 Y4M=$2 HAVE_FFMPEG=$3
 if [ -n "${OMCTI_SANITIZED:-}" ]; then echo "sanitized build: valgrind and RSS checks skipped"; exit 77; fi
-T=$(mktemp -d /tmp/omcti-res-XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/omcti-res-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); }

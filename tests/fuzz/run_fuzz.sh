@@ -43,7 +43,11 @@ else
 fi
 io_noff=("$src"/src/io/{io,y4m,frame_index,join,async,y4m_slots}.c "$src"/src/{common,rational,frame}.c)
 io_ff=("${io_noff[@]}" "$src"/src/io/ffmpeg_{audio,decode,encoder,join,mux,probe}.c)
-cli=("$src"/src/cli/{segment,timeline}.c "$src/src/settings.c")
+# The program's segment code asks the library for its lead-in
+# (omcti_segment_lead_in): the libomcti.so of the build under test.
+libdir=$(cd "$out/../.." && pwd)   # (BUILD_DIR is the build's tests/)
+cli=("$src"/src/cli/{segment,timeline}.c "$src/src/settings.c" "$libdir/libomcti.so"
+     -Wl,-rpath,"$libdir")
 
 build() {   # NAME COMPILER-ARGS...
     local name=$1; shift

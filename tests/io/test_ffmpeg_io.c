@@ -623,8 +623,11 @@ static int is_video_name(const char *name)
 
 static int test_samples(TestState *ts)
 {
-    const char *cands[] = { getenv("OMCTI_SAMPLES"), "/work/shared/samples",
-                            "../shared/samples", "../../shared/samples" };
+    /* tests/meson.build sets OMCTI_SAMPLES (the shared clips, or the
+     * project's samples/); the others are for a run by hand from the build
+     * folder. */
+    const char *cands[] = { getenv("OMCTI_SAMPLES"), "../shared/samples",
+                            "../../shared/samples" };
     const char *sdir = NULL;
     for (size_t i = 0; i < sizeof cands / sizeof cands[0] && !sdir; i++) {
         struct stat sb;

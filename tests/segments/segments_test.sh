@@ -6,7 +6,7 @@
 set -u
 OMCTI=$(realpath "$1") Y4M=$(realpath "$2") HAVE_FFMPEG=$3 SAMPLES=${4:-}
 # (absolute: some checks run in another folder)
-T=$(mktemp -d /tmp/omcti-seg-XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/omcti-seg-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
@@ -181,6 +181,38 @@ expect "a 241-character piece name" "[ $? -eq 0 ] && [ -s '$J/$n241.sum' ]"
 expect "a 252-character piece name: refused" "[ $? -eq 2 ]"
 one_line_error "a 252-character piece name" "too long for its checksum file"
 expect "a 252-character piece name: nothing left" "[ -z \"\$(ls -A '$J' | grep -e '^\.\?m')\" ]"
+# An output that appears while join writes is never replaced without -y: the
+# joined result is kept under the name the error reports. Large pieces (cheap
+# blend) give a window; once the temporary file is seen, join is stopped,
+# the file appears, join goes on.
+"$Y4M" gen 1280 720 12 > "$J/big.y4m"
+for i in 0 1; do "$OMCTI" -q -i "$J/big.y4m" -o "$J/b$i.y4m" --segment $i/2 --method blend --threads 1 || bad "big piece $i"; done
+python3 - "$OMCTI" "$J" 2>"$T/err" <<'PY'
+import os, signal, subprocess, sys, time
+omcti, d = sys.argv[1:3]
+p = subprocess.Popen([omcti, "join", "-q", "-o", d + "/race.y4m", d + "/b1.y4m", d + "/b0.y4m"],
+                     stderr=subprocess.PIPE)
+seen = False
+while p.poll() is None and not seen:
+    seen = any(n.startswith(".race.omcti-") for n in os.listdir(d))
+if seen:
+    os.kill(p.pid, signal.SIGSTOP)
+    with open(d + "/race.y4m", "w") as f: f.write("PRECIOUS\n")
+    os.kill(p.pid, signal.SIGCONT)
+err = p.communicate()[1].decode()
+sys.stderr.write(err)
+sys.exit(p.returncode if seen else 99)
+PY
+rc=$?
+if [ $rc -eq 99 ]; then
+    echo "segments: join finished before its temporary file was seen; the race check is skipped"
+else
+    expect "join, an output that appears meanwhile: exit 1" "[ $rc -eq 1 ]"
+    expect "join, an output that appears meanwhile: not replaced" "[ \"\$(cat '$J/race.y4m')\" = PRECIOUS ]"
+    one_line_error "join, an output that appears meanwhile" "appeared during the run"
+    kept=$(sed -n "s/.*the result is kept as '\(.*\)'$/\1/p" "$T/err")
+    expect "join, an output that appears meanwhile: the result is kept" "[ -n '$kept' ] && [ \"\$(head -c 9 '$kept')\" = YUV4MPEG2 ]"
+fi
 rm -rf "$J" "$T"/jg*.y4m "$T"/jd.y4m "$T"/mine*
 
 if [ "$HAVE_FFMPEG" != 1 ]; then

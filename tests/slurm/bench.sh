@@ -9,7 +9,7 @@ OMCTI=$B/src/cli/omcti
 HERE=$(cd "$(dirname "$0")" && pwd)
 "$HERE/cluster.sh" start >/dev/null
 eval "$("$HERE/cluster.sh" env)"
-T=$(mktemp -d /tmp/omcti-bench-XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/omcti-bench-XXXXXX")
 trap 'rm -rf "$T"' EXIT
 S=$HERE/../../../shared/samples/foreman_cif.mkv
 if [ -f "$S" ]; then

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on 127.0.0.1 for the tests (shared/SLURM.md's
 # recipe): munged, slurmctld and slurmd as root, state under $OMCTI_SLURM_DIR
-# (default /tmp/omcti-slurm), configuration in $OMCTI_SLURM_DIR/slurm.conf
+# (default $TMPDIR/omcti-slurm, or /tmp/omcti-slurm: one fixed name, so that
+# `stop` and later runs find the daemons that `start` started; never
+# followed when it is a link or not ours), configuration in
+# $OMCTI_SLURM_DIR/slurm.conf
 # (used through SLURM_CONF, so /etc/slurm is left alone).
 #
 # usage: tests/slurm/cluster.sh start|stop|status|env
@@ -13,7 +16,7 @@
 # not run as root.
 # Needs: apt-get install -y slurmctld slurmd slurm-client munge
 set -euo pipefail
-S=${OMCTI_SLURM_DIR:-/tmp/omcti-slurm}
+S=${OMCTI_SLURM_DIR:-${TMPDIR:-/tmp}/omcti-slurm}
 CONF=$S/slurm.conf
 export SLURM_CONF=$CONF
 
@@ -36,6 +39,11 @@ start() {
     if [ "$(id -u)" != 0 ]; then
         echo "cluster.sh: starting slurmd and munged needs root" >&2
         exit 77
+    fi
+    mkdir -p "$S"
+    if [ -L "$S" ] || [ ! -O "$S" ]; then
+        echo "cluster.sh: '$S' is a link or belongs to another user; set OMCTI_SLURM_DIR" >&2
+        exit 1
     fi
     mkdir -p "$S/spool" "$S/state" "$S/log" "$S/pids"
     # munge: reuse a munged that works, else start ours.

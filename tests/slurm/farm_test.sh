@@ -19,7 +19,7 @@ if ! "$CLUSTER" status >/dev/null 2>&1; then
     started=1
 fi
 eval "$("$CLUSTER" env)"
-T=$(mktemp -d /tmp/omcti-farm-XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/omcti-farm-XXXXXX")
 cleanup() { rm -rf "$T"; [ $started = 1 ] && "$CLUSTER" stop >/dev/null; }
 trap cleanup EXIT
 pass=0 fail=0

@@ -1,0 +1,81 @@
+/* The conversion loop (convert.c) and its workers (workers.c): what they
+ * share. */
+#ifndef OMCTI_CLI_CONVERT_H
+#define OMCTI_CLI_CONVERT_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "omcti.h"
+#include "src/cli/options.h"
+#include "src/cli/segment.h"
+#include "src/cli/timeline.h"
+#include "src/io/async.h"
+#include "src/io/io.h"
+
+/* What the workers of one run share: output frames done (for the one
+ * progress line) and how many workers have finished. */
+typedef struct WorkerBoard {
+    atomic_llong frames;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int finished;
+} WorkerBoard;
+
+typedef struct Converter {
+    const CliOptions *opt;
+    OmctiSettings settings;    /* opt->settings with this worker's device   */
+    const char *output;
+    int overwrite, quiet;
+    int copy_audio;            /* stream-copy the input's audio              */
+    const FrameIndex *ix;      /* NULL: the whole input, no seeking          */
+    int ix_timed;              /* ix: its timestamps are one per frame slot  */
+    Y4mSlots *slots;           /* workers: the shared y4m output, and where  */
+    int64_t slot_first;        /* this worker's first frame goes in it      */
+    WorkerBoard *board;        /* workers: shared progress, or NULL         */
+    SegmentRange range;        /* with ix: what to read and write            */
+    VideoReader *in;
+    VideoWriter *out;
+    AsyncReader *reader;       /* decodes ahead on its own thread          */
+    AsyncWriter *writer;       /* encodes behind on its own thread         */
+    OmctiContext *ctx;
+    int64_t base;              /* index of the first picture read           */
+    int64_t have;              /* input pictures sent to the library       */
+    int64_t last_index;        /* index of the last one                    */
+    int64_t written;           /* output frames written                     */
+    int timed;                 /* output frames placed by timestamps       */
+    TimedInput ti;
+    int status;                /* convert_one()'s result (workers)          */
+    int eof;
+    char err[1024];
+} Converter;
+
+/* The parts of one run: segment, workers, devices. */
+typedef struct Job {
+    CliOptions *opt;
+    FrameIndex ix;
+    int have_ix;
+    int ix_timed;              /* see Converter                              */
+    int64_t n;                 /* input frames used (index, --frames)        */
+    Timeline tl;
+    SegmentRange range;        /* this process's share of the output         */
+    int devices[CLI_MAX_WORKERS]; /* device per worker (cuda), or -1        */
+    int n_workers;
+    VideoInfo info;            /* the input's                                */
+    char err[1024];
+} Job;
+
+/* Runs c and releases everything it opened; 0 or an error in c->err (one
+ * line, names escaped). */
+int convert_one(Converter *c);
+
+/* Whether workers write the output in place (y4m_slots.c) rather than as
+ * parts to be joined. */
+int convert_output_in_place(const char *output);
+
+/* Converts j->range into output with j->n_workers threads (workers.c). */
+int convert_workers(Job *j, const char *output, int copy_audio);
+
+#endif

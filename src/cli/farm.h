@@ -1,0 +1,45 @@
+/* `omcti farm` (farm.c: planning, job scripts, submission; farm_follow.c:
+ * following the jobs for --wait). */
+#ifndef OMCTI_CLI_FARM_H
+#define OMCTI_CLI_FARM_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "src/cli/options.h"
+
+typedef struct Farm {
+    const char *input, *output, *workdir, *sbatch, *scheduler;
+    int segments, wait, overwrite, quiet;
+    double poll;
+    const char **conv;         /* conversion options, forwarded           */
+    int n_conv;
+    int threads_given;
+    CliOptions opt;
+    char in_abs[PATH_MAX], out_abs[PATH_MAX], dir_abs[PATH_MAX], exe[PATH_MAX];
+    char index[PATH_MAX + 16];
+    const char *ext;
+    int64_t n;
+    char err[2048];
+} Farm;
+
+/* Runs argv (PATH search); its stdout into out (NUL-terminated, may be
+ * NULL), stderr likewise into errout. Returns the exit status, 127 when it
+ * cannot be started. */
+int farm_run_capture(char *const argv[], char *out, size_t outlen, char *errout, size_t errlen);
+
+/* Removes trailing newlines and spaces. */
+void farm_chomp(char *s);
+
+/* The path of piece i in the workdir, and the options key its checksum
+ * file must hold (segment_options_key). */
+void farm_piece_path(const Farm *f, int i, char *buf, size_t len);
+void farm_piece_key(const Farm *f, int i, char *buf, size_t len);
+
+/* --wait: follows the array and the join job until both ended; 0 when OUT
+ * was written, else an error in f->err naming the failed segments (and the
+ * first one's log) or the join job's end. */
+int farm_follow(Farm *f, long array_id, long join_id);
+
+#endif
