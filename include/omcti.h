@@ -61,6 +61,8 @@ typedef enum OmctiMethod {
 typedef enum OmctiSearch {
     OMCTI_SEARCH_FULL = 0,  /* every integer displacement in the window */
     OMCTI_SEARCH_DIAMOND,   /* Zhu & Ma large/small diamond             */
+    OMCTI_SEARCH_PYRAMID,   /* coarse to fine on a picture pyramid: any
+                               motion size; range does not bound it     */
     OMCTI_SEARCH_COUNT
 } OmctiSearch;
 

@@ -22,6 +22,7 @@
 #include "kernels/cuda_me.h"
 #include "src/common.h"
 #include "src/motion/engine.h"
+#include "src/motion/pyramid_block.h"
 
 struct MotionEngine {
     MotionParams p;
@@ -32,6 +33,7 @@ struct MotionEngine {
     int tile_k;                /* 0, or forced (benchmarks, tests)         */
     void *d_out, *h_out;       /* points (u64), mv/sad fwd, mv/sad bwd     */
     size_t out_bytes;
+    CudaPyrArgs pyr;           /* pyramid search: buffers made at create    */
 };
 
 static int engine_available(char *err, size_t errlen)
@@ -57,6 +59,14 @@ static void cuda_destroy(MotionEngine **pe)
         e->d->d_fwd = e->d->d_bwd = NULL;
         e->d->fields_prev = e->d->fields_next = 0;
     }
+    for (int i = 0; i < 2; i++) {
+        for (int l = 0; l < CUDA_PYR_LEVELS; l++) {
+            cudaFree(e->pyr.level[i][l]);
+            cudaFree(e->pyr.vec[i][l]);
+        }
+        cudaFree(e->pyr.top1[i]);
+        cudaFree(e->pyr.vol[i]);
+    }
     cudaFree(e->d_out);
     cudaFreeHost(e->h_out);
     if (e->ev0)
@@ -69,6 +79,35 @@ static void cuda_destroy(MotionEngine **pe)
     *pe = NULL;
 }
 
+/* The pyramid search's device buffers (its sizes as pyramid.c's). */
+static int pyramid_init(MotionEngine *e, char *err, size_t errlen)
+{
+    CudaPyrArgs *a = &e->pyr;
+    a->levels = pyr_levels(e->p.width);
+    a->block = e->p.block;
+    a->bw = e->bw;
+    a->bh = e->bh;
+    for (int l = 0; l <= a->levels; l++) {
+        a->w[l] = pyr_level_size(e->p.width, l);
+        a->h[l] = pyr_level_size(e->p.height, l);
+        a->nbx[l] = (a->w[l] + PYR_B - 1) / PYR_B;
+        a->nby[l] = (a->h[l] + PYR_B - 1) / PYR_B;
+        if (l == 0)
+            continue;
+        const size_t nb = (size_t)a->nbx[l] * a->nby[l];
+        for (int i = 0; i < 2; i++) {
+            CUDA_CHECK(cudaMalloc((void **)&a->level[i][l], (size_t)a->w[l] * a->h[l]));
+            CUDA_CHECK(cudaMalloc((void **)&a->vec[i][l], nb * sizeof(uint32_t)));
+        }
+    }
+    const size_t nt = (size_t)a->nbx[a->levels] * a->nby[a->levels];
+    for (int i = 0; i < 2; i++) {
+        CUDA_CHECK(cudaMalloc((void **)&a->top1[i], nt * sizeof(uint32_t)));
+        CUDA_CHECK(cudaMalloc((void **)&a->vol[i], nt * PYR_TOP_N * sizeof(uint32_t)));
+    }
+    return 0;
+}
+
 static int engine_init(MotionEngine *e, char *err, size_t errlen)
 {
     CUDA_CHECK(cudaSetDevice(e->d->dev));
@@ -79,6 +118,8 @@ static int engine_init(MotionEngine *e, char *err, size_t errlen)
     e->out_bytes = 8 + 4 * nb * sizeof(uint32_t);
     CUDA_CHECK(cudaMalloc(&e->d_out, e->out_bytes));
     CUDA_CHECK(cudaMallocHost(&e->h_out, e->out_bytes));
+    if (e->p.search == OMCTI_SEARCH_PYRAMID)
+        return pyramid_init(e, err, errlen);
     return 0;
 }
 
@@ -94,7 +135,8 @@ static int cuda_create(MotionEngine **pe, const MotionParams *p, char *err, size
     if (p->width < 1 || p->height < 1)
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "cuda engine: picture size %dx%d is invalid", p->width, p->height);
-    if (p->search != OMCTI_SEARCH_FULL && p->search != OMCTI_SEARCH_DIAMOND)
+    if (p->search != OMCTI_SEARCH_FULL && p->search != OMCTI_SEARCH_DIAMOND &&
+        p->search != OMCTI_SEARCH_PYRAMID)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "cuda engine: unknown search %d",
                          (int)p->search);
     MotionEngine *e = calloc(1, sizeof *e);
@@ -193,7 +235,9 @@ static int prepare(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *ne
 static int kernel_of(const MotionEngine *e, int kind)
 {
     if (kind == CUDA_KERNEL_AUTO)
-        return e->p.search == OMCTI_SEARCH_DIAMOND ? CUDA_ME_DIAMOND : CUDA_ME_FULL;
+        return e->p.search == OMCTI_SEARCH_DIAMOND ? CUDA_ME_DIAMOND
+             : e->p.search == OMCTI_SEARCH_PYRAMID ? CUDA_ME_PYRAMID
+                                                   : CUDA_ME_FULL;
     return kind == CUDA_KERNEL_DIAMOND ? CUDA_ME_DIAMOND
          : kind == CUDA_KERNEL_NAIVE   ? CUDA_ME_FULL_NAIVE
                                        : CUDA_ME_FULL;
@@ -201,9 +245,24 @@ static int kernel_of(const MotionEngine *e, int kind)
 
 static int launch(MotionEngine *e, const CudaMeArgs *a, int k, char *err, size_t errlen)
 {
-    if (k == CUDA_ME_DIAMOND)
+    if (k == CUDA_ME_DIAMOND || k == CUDA_ME_PYRAMID)
         CUDA_CHECK(cudaMemsetAsync(a->points, 0, sizeof *a->points, e->d->stream));
-    const cudaError_t rc = cuda_me_launch(a, k, e->d->stream);
+    cudaError_t rc;
+    if (k == CUDA_ME_PYRAMID) {
+        /* The frames of this pair and the outputs of prepare(). */
+        CudaPyrArgs *pa = &e->pyr;
+        pa->frame[0] = a->prev.data;
+        pa->frame[1] = a->next.data;
+        pa->frame_stride = a->prev.stride;
+        for (int f = 0; f < 2; f++) {
+            pa->mv[f] = a->mv[f];
+            pa->sad[f] = a->sad[f];
+        }
+        pa->points = a->points;
+        rc = cuda_me_pyramid_launch(pa, e->d->stream);
+    } else {
+        rc = cuda_me_launch(a, k, e->d->stream);
+    }
     if (rc != cudaSuccess)
         return cuda_fail(err, errlen, "cuda_me_launch (kernel launch)", rc);
     return 0;
@@ -243,7 +302,9 @@ int cuda_engine_estimate_kind(MotionEngine *e, const OmctiFrame *prev, const Omc
     memcpy(out->bwd.mv, h + nb * 8, nb * 4);
     memcpy(out->bwd.sad, h + nb * 12, nb * 4);
     const uint64_t b2 = (uint64_t)e->p.block * (uint64_t)e->p.block;
-    if (k == CUDA_ME_DIAMOND) {
+    if (k == CUDA_ME_PYRAMID) {
+        out->abs_diffs = points; /* counted as the CPU engine counts them */
+    } else if (k == CUDA_ME_DIAMOND) {
         out->abs_diffs = points * b2;
     } else {
         /* Full search evaluates the whole window for every block, as the

@@ -8,7 +8,7 @@
 #include "src/motion/engine.h"
 
 typedef enum CudaKernelKind {
-    CUDA_KERNEL_AUTO = -1,   /* the engine's search (full or diamond)      */
+    CUDA_KERNEL_AUTO = -1,   /* the engine's search (full, diamond, pyramid) */
     CUDA_KERNEL_FULL = 0,    /* tiled full search                          */
     CUDA_KERNEL_DIAMOND = 1,
     CUDA_KERNEL_NAIVE = 2,   /* one thread per candidate (reference point) */

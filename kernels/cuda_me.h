@@ -38,11 +38,34 @@ typedef struct CudaMeArgs {
                                   0 = chosen by the range                   */
 } CudaMeArgs;
 
-enum { CUDA_ME_FULL = 0, CUDA_ME_DIAMOND = 1, CUDA_ME_FULL_NAIVE = 2 };
+enum { CUDA_ME_FULL = 0, CUDA_ME_DIAMOND = 1, CUDA_ME_FULL_NAIVE = 2, CUDA_ME_PYRAMID = 3 };
 
 /* Launches the search for both directions on the stream (no sync). For
  * CUDA_ME_DIAMOND, *points must be zeroed before. Returns the launch error. */
 cudaError_t cuda_me_launch(const CudaMeArgs *a, int kind, cudaStream_t stream);
+
+/* The pyramid search (src/motion/pyramid_block.h, the CPU's pyramid.c):
+ * level buffers, coarse fields and the top cost volume allocated once by
+ * the engine; levels unpadded (w x h bytes each, clamped reads). */
+enum { CUDA_PYR_LEVELS = 5 };
+typedef struct CudaPyrArgs {
+    const uint8_t *frame[2];   /* prev, next luma at pixel (0, 0)           */
+    int frame_stride;
+    int w[CUDA_PYR_LEVELS], h[CUDA_PYR_LEVELS]; /* level sizes (0: picture) */
+    int nbx[CUDA_PYR_LEVELS], nby[CUDA_PYR_LEVELS]; /* coarse blocks        */
+    int levels;                /* top level L, 1..4                          */
+    uint8_t *level[2][CUDA_PYR_LEVELS];   /* [prev, next][1..L]             */
+    uint32_t *vec[2][CUDA_PYR_LEVELS];    /* [fwd, bwd][1..L], PyrVec       */
+    uint32_t *top1[2];         /* pass 1 of the top level                   */
+    uint32_t *vol[2];          /* 289 SADs per top block                    */
+    int block, bw, bh;         /* output grid                               */
+    uint32_t *mv[2], *sad[2];  /* outputs as CudaMeArgs                     */
+    unsigned long long *points; /* absolute differences, summed (zeroed)     */
+} CudaPyrArgs;
+
+/* Builds both pyramids and searches both fields, level after level, on the
+ * stream (no sync). */
+cudaError_t cuda_me_pyramid_launch(const CudaPyrArgs *a, cudaStream_t stream);
 
 /* cudaSuccess when this binary holds code the current device can run
  * (cudaErrorNoKernelImageForDevice when the GPU is too old for it). */

@@ -547,6 +547,10 @@ extern "C" cudaError_t cuda_me_launch(const CudaMeArgs *a, int kind, cudaStream_
     return cudaErrorInvalidValue;
 }
 
+/* The pyramid search (its own file: the diamond and full kernels above are
+ * independent of it). */
+#include "kernels/me_pyramid.cuh"
+
 extern "C" cudaError_t cuda_me_probe(void)
 {
     cudaFuncAttributes attr;

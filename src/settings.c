@@ -9,7 +9,7 @@ static const char *const method_names[OMCTI_METHOD_COUNT] = {
     "omcti", "mcti", "blend", "repeat",
 };
 static const char *const search_names[OMCTI_SEARCH_COUNT] = {
-    "full", "diamond",
+    "full", "diamond", "pyramid",
 };
 
 const char *omcti_version(void)
@@ -21,11 +21,11 @@ void omcti_default_settings(OmctiSettings *s)
 {
     memset(s, 0, sizeof *s);
     s->method = OMCTI_METHOD_OMCTI;
-    /* Diamond: within 0.1 dB of full search on every sample clip (the
-     * interpolator chooses among both fields' and the neighbours' vectors)
-     * at a tenth of its cost (docs/quality.md). Full search stays the
-     * exact reference and the benchmark's subject. */
-    s->search = OMCTI_SEARCH_DIAMOND;
+    /* Pyramid: finds motion of any size (a +-8 search at a top level at
+     * most 128 wide reaches +-128 px at 1080p) where the windowed searches
+     * find nothing beyond their range (docs/quality.md, issue 16). Full
+     * search stays the exact reference and the benchmark's subject. */
+    s->search = OMCTI_SEARCH_PYRAMID;
     s->engine = "auto";
     s->threads = 0;
     s->block = 16;

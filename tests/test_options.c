@@ -14,7 +14,7 @@ int main(void)
 
     CHECK(&ts, parse_command_line("-i a.mkv -o b.mkv", &o, err, sizeof err) == 0, "%s", err);
     CHECK(&ts, o.mode == RATE_FACTOR && o.factor == 2, "default 2x");
-    CHECK(&ts, o.settings.method == OMCTI_METHOD_OMCTI && o.settings.search == OMCTI_SEARCH_DIAMOND, "defaults");
+    CHECK(&ts, o.settings.method == OMCTI_METHOD_OMCTI && o.settings.search == OMCTI_SEARCH_PYRAMID, "defaults");
     CHECK(&ts, o.settings.block == 16 && o.settings.range == 0, "block/range defaults (range: auto)");
 
     CHECK(&ts, parse_command_line("-i a -o b --factor 4 --method blend --search diamond --engine cpu --threads 3 --block 8 --range 32 -y --lossless --crf=20 --scd none", &o, err, sizeof err) == 0, "%s", err);

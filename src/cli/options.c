@@ -23,7 +23,7 @@ const char cli_convert_usage[] =
 "  --slowmo N          N x the frames at the input's own rate (N x longer)\n"
 "Interpolation:\n"
 "  --method M          omcti (default) | mcti | blend | repeat\n"
-"  --search S          diamond (default) | full (exhaustive, slower)\n"
+"  --search S          pyramid (default: any motion size) | diamond | full\n"
 "  --engine E          auto (default) | cpu | cuda\n"
 "  --device N          CUDA device index (default 0)\n"
 "  --devices all|LIST  spread the video over these CUDA devices of this host\n"
@@ -229,7 +229,7 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
             int s = omcti_search_from_name(v);
             if (s < 0)
                 return set_error(err, errlen, OMCTI_ERR_INVALID,
-                                 "--search: unknown search '%s' (full, diamond)", v);
+                                 "--search: unknown search '%s' (pyramid, diamond, full)", v);
             o->settings.search = s;
             continue;
         }

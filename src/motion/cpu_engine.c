@@ -17,6 +17,7 @@
 
 #include "src/common.h"
 #include "src/motion/engine.h"
+#include "src/motion/pyramid.h"
 #include "src/motion/search.h"
 
 #if OMCTI_HAVE_OPENMP
@@ -34,6 +35,7 @@ struct MotionEngine {
     SadDSP dsp;
     int threads;
     MeSearch *search;   /* one per thread, allocated at create, each on its own lines */
+    PyramidSearch *pyramid; /* OMCTI_SEARCH_PYRAMID only */
 #if OMCTI_HAVE_OPENMP
     ShareCursor *cursor; /* one per thread */
 #endif
@@ -55,6 +57,7 @@ static void cpu_destroy(MotionEngine **pe)
         for (int t = 0; t < e->threads; t++)
             me_search_free(&e->search[t]);
     aligned_free(e->search);
+    pyramid_search_free(&e->pyramid);
 #if OMCTI_HAVE_OPENMP
     aligned_free(e->cursor);
 #endif
@@ -74,7 +77,8 @@ static int cpu_create(MotionEngine **pe, const MotionParams *p, char *err, size_
     if (p->width < 1 || p->height < 1)
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "cpu engine: picture size %dx%d is invalid", p->width, p->height);
-    if (p->search != OMCTI_SEARCH_FULL && p->search != OMCTI_SEARCH_DIAMOND)
+    if (p->search != OMCTI_SEARCH_FULL && p->search != OMCTI_SEARCH_DIAMOND &&
+        p->search != OMCTI_SEARCH_PYRAMID)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "cpu engine: unknown search %d",
                          (int)p->search);
 
@@ -104,6 +108,12 @@ static int cpu_create(MotionEngine **pe, const MotionParams *p, char *err, size_
             cpu_destroy(&e);
             return set_error(err, errlen, OMCTI_ERR_NOMEM, "cpu engine: out of memory");
         }
+    if (p->search == OMCTI_SEARCH_PYRAMID &&
+        pyramid_search_create(&e->pyramid, &e->dsp, p->width, p->height, p->block,
+                              e->threads) < 0) {
+        cpu_destroy(&e);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "cpu engine: out of memory");
+    }
     *pe = e;
     return 0;
 }
@@ -217,6 +227,12 @@ static int cpu_estimate(MotionEngine *e, const OmctiFrame *prev, const OmctiFram
                          "cpu engine: motion fields do not match the picture and block size");
 
     const OmctiSearch method = p->search;
+    if (method == OMCTI_SEARCH_PYRAMID) {
+        /* Reads outside the padding are clamped (pyramid.c): vectors are
+         * not bounded by the padding. */
+        out->abs_diffs = pyramid_search_estimate(e->pyramid, prev, next, out);
+        return 0;
+    }
     const int units = 2 * bh;
     uint64_t evaluated = 0;
 #if OMCTI_HAVE_OPENMP

@@ -11,7 +11,11 @@
  *   edge overhang into the replicated padding and are matched as they are.
  * - Candidates: every integer displacement (dx, dy) with |dx|,|dy| <= range
  *   (full search), or those the diamond search visits. The cost is the SAD
- *   over the whole block.
+ *   over the whole block. The pyramid search (pyramid.c) is not bounded by
+ *   the range: its candidates come from the coarser levels, its costs add a
+ *   smoothness penalty, and the SAD it stores is the plain SAD of the chosen
+ *   vector over the block clipped to the picture (reads outside it clamped:
+ *   the same values as the replicated padding, wherever the vector points).
  * - Ties: a candidate replaces the best only if it is strictly better under
  *   mv_better(): smaller SAD, then smaller |dx|+|dy|, then smaller dy, then
  *   smaller dx. Same rule in C, SIMD and CUDA, so every engine and thread

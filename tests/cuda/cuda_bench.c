@@ -168,7 +168,7 @@ static int bench_interp(const char *y4m, int block, int range, int reps, const c
 
 static const char *search_name(OmctiSearch s)
 {
-    return s == OMCTI_SEARCH_FULL ? "full" : "diamond";
+    return omcti_search_name(s);
 }
 
 int main(int argc, char **argv)
@@ -249,7 +249,7 @@ int main(int argc, char **argv)
 
     float *ms = malloc(sizeof *ms * (size_t)reps);
     double *wall = malloc(sizeof *wall * (size_t)pairs);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < OMCTI_SEARCH_COUNT; s++) {
         const OmctiSearch search = (OmctiSearch)s;
         MotionParams p = { w, h, block, range, search, 1, 0, NULL };
         MotionEngine *g = NULL;
@@ -281,7 +281,9 @@ int main(int argc, char **argv)
         qsort(wall, (size_t)pairs, sizeof *wall, cmp_d);
         const double absd_pair = (double)absd / pairs;
 
-        const int kinds[2] = { s == 0 ? CUDA_KERNEL_FULL : CUDA_KERNEL_DIAMOND, CUDA_KERNEL_NAIVE };
+        /* The pyramid search: the engine's own kernels (CUDA_KERNEL_AUTO). */
+        const int kinds[2] = { s == 0 ? CUDA_KERNEL_FULL : s == 1 ? CUDA_KERNEL_DIAMOND : CUDA_KERNEL_AUTO,
+                               CUDA_KERNEL_NAIVE };
         for (int k = 0; k < (s == 0 ? 2 : 1); k++) {
             if (cuda_engine_time_kernel(g, &f[0], &f[1], kinds[k], 20, reps, ms, err,
                                         sizeof err) < 0) {

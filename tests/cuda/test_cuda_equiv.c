@@ -98,7 +98,7 @@ static void run_clip(Ctx *c, const char *label, const Image *frames, int n, int 
     char what[160];
     for (int i = 0; ok && i + 1 < n; i++) {
         snprintf(what, sizeof what, "%s %dx%d %s B%d R%d pair %d", label, w, h,
-                 search == OMCTI_SEARCH_FULL ? "full" : "diamond", block, range, i);
+                 omcti_search_name(search), block, range, i);
         int rc = motion_engine_cpu.estimate(cpu, &f[i], &f[i + 1], &fc, err, sizeof err);
         CHECK(&c->ts, rc == 0, "%s: cpu estimate: %s", what, err);
         memset(fg.fwd.mv, 0x5a, (size_t)fg.fwd.bw * fg.fwd.bh * sizeof *fg.fwd.mv);
@@ -285,8 +285,11 @@ static void run_size(Ctx *c, int w, int h, const int *ranges, int nranges, int q
     const int blocks[3] = { 8, 16, 32 };
     for (int bi = 0; bi < 3; bi++)
         for (int ri = 0; ri < nranges; ri++)
-            for (int s = 0; s < 2; s++)
+            for (int s = 0; s < OMCTI_SEARCH_COUNT; s++)
                 for (int k = 0; k < 3; k++) {
+                    /* the pyramid search does not depend on the range */
+                    if (s == OMCTI_SEARCH_PYRAMID && ri)
+                        continue;
                     if (quick && k == CONTENT_NOISE)
                         continue;
                     /* motion: a 3-frame clip with serials (cache reuse);
@@ -297,6 +300,42 @@ static void run_size(Ctx *c, int w, int h, const int *ranges, int nranges, int q
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < N; i++)
             free(im[k][i].y);
+}
+
+/* A pan of (px, py) per frame over value noise at several scales: vectors
+ * of the pyramid search far beyond the frames' padding (clamped reads). */
+static void run_pan(Ctx *c, int w, int h, int px, int py)
+{
+    enum { N = 3, M = 200 };
+    const int tw = w + 2 * M * (N - 1), th = h + 2 * M * (N - 1);
+    uint8_t *tex = malloc((size_t)tw * th);
+    Image im[N];
+    if (!tex)
+        exit(1);
+    for (int y = 0; y < th; y++)
+        for (int x = 0; x < tw; x++) {
+            int v = 0;
+            for (int cell = 48, amp = 96; cell >= 3; cell /= 4, amp /= 2) {
+                const uint32_t hsh = (uint32_t)(x / cell) * 73856093u ^ (uint32_t)(y / cell) * 19349663u;
+                v += (int)((hsh * 2654435761u) >> 24) * amp / 255;
+            }
+            tex[(size_t)y * tw + x] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    for (int i = 0; i < N; i++) {
+        im[i].w = w;
+        im[i].h = h;
+        im[i].y = malloc((size_t)w * h);
+        if (!im[i].y)
+            exit(1);
+        const int ox = M * (N - 1) - i * px, oy = M * (N - 1) - i * py;
+        for (int y = 0; y < h; y++)
+            memcpy(im[i].y + (size_t)y * w, tex + (size_t)(y + oy) * tw + ox, (size_t)w);
+    }
+    for (int b = 8; b <= 32; b *= 2)
+        run_clip(c, "pan", im, N, b, 16, OMCTI_SEARCH_PYRAMID, 1);
+    for (int i = 0; i < N; i++)
+        free(im[i].y);
+    free(tex);
 }
 
 int main(int argc, char **argv)
@@ -341,6 +380,10 @@ int main(int argc, char **argv)
         run_size(&c, 353, 289, mid_ranges, 4, quick);
     if (!quick && !interp_only)
         run_size(&c, 1920, 1080, big_ranges, 2, 1);
+    if (!interp_only)
+        run_pan(&c, 640, 360, 90, -37);
+    if (!quick && !interp_only)
+        run_pan(&c, 1920, 1080, 120, 45);
 
     if (y4m && !interp_only) {
         Image fr[3];
@@ -349,7 +392,7 @@ int main(int argc, char **argv)
         if (n >= 2) {
             const int blocks[3] = { 8, 16, 32 };
             for (int bi = 0; bi < 3; bi++)
-                for (int s = 0; s < 2; s++)
+                for (int s = 0; s < OMCTI_SEARCH_COUNT; s++)
                     run_clip(&c, "y4m", fr, n, blocks[bi], 16, (OmctiSearch)s, 1);
             run_clip(&c, "y4m", fr, n, 16, 32, OMCTI_SEARCH_FULL, 1);
             run_clip(&c, "y4m", fr, n, 16, 64, OMCTI_SEARCH_DIAMOND, 1);

@@ -1,0 +1,192 @@
+/* The pyramid search on the GPU (included by me_kernels.cu, one object):
+ * the same per-block arithmetic as the CPU engine (src/motion/pyramid.c),
+ * from the same header, src/motion/pyramid_block.h; every SAD is the
+ * clamped reference, so the fields are byte-identical to the CPU's.
+ *
+ * Correctness first: one thread per block and field, one launch per level
+ * (the blocks of a level depend only on the level above, or on pass 1 of
+ * the top level). The absolute differences are counted as the CPU counts
+ * them (integer sums: the order of the atomics does not matter). */
+#include "src/motion/pyramid_block.h"
+
+static __device__ PyrPlane pyr_level_plane(const CudaPyrArgs &a, int i, int l)
+{
+    PyrPlane p;
+    p.data = l ? a.level[i][l] : a.frame[i];
+    p.stride = l ? a.w[l] : a.frame_stride;
+    p.w = a.w[l];
+    p.h = a.h[l];
+    return p;
+}
+
+/* Level l of frame blockIdx.z from level l - 1. */
+__global__ void pyr_down(const CudaPyrArgs a, int l)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    const int i = blockIdx.z;
+    if (x >= a.w[l] || y >= a.h[l])
+        return;
+    const PyrPlane below = pyr_level_plane(a, i, l - 1);
+    a.level[i][l][(size_t)y * a.w[l] + x] = pyr_down_px(&below, x, y);
+}
+
+/* Field f = blockIdx.y: cur is frame f, ref the other. */
+__global__ void pyr_top1(const CudaPyrArgs a)
+{
+    const int L = a.levels, f = blockIdx.y;
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= a.nbx[L] * a.nby[L])
+        return;
+    const PyrPlane cur = pyr_level_plane(a, f, L), ref = pyr_level_plane(a, !f, L);
+    const PyrWin w = pyr_coarse_win(k % a.nbx[L], k / a.nbx[L], a.w[L], a.h[L]);
+    uint32_t *vol = a.vol[f] + (size_t)k * PYR_TOP_N;
+    uint32_t bc = UINT32_MAX;
+    int bdx = 0, bdy = 0;
+    for (int i = 0; i < PYR_TOP_N; i++) {
+        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
+        const uint32_t c = pyr_sad_clamped(&cur, &ref, &w, dx, dy);
+        vol[i] = c;
+        if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
+            bc = c;
+            bdx = dx;
+            bdy = dy;
+        }
+    }
+    PyrVec v;
+    v.x = (int16_t)bdx;
+    v.y = (int16_t)bdy;
+    ((PyrVec *)a.top1[f])[k] = v;
+    atomicAdd(a.points, (u64)PYR_TOP_N * pyr_area(&w));
+}
+
+__global__ void pyr_top2(const CudaPyrArgs a)
+{
+    const int L = a.levels, f = blockIdx.y;
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= a.nbx[L] * a.nby[L])
+        return;
+    const int bx = k % a.nbx[L], by = k / a.nbx[L];
+    const PyrWin w = pyr_coarse_win(bx, by, a.w[L], a.h[L]);
+    const int area = pyr_area(&w);
+    const PyrVec md = pyr_median3((const PyrVec *)a.top1[f], a.nbx[L], a.nby[L], bx, by);
+    const uint32_t *vol = a.vol[f] + (size_t)k * PYR_TOP_N;
+    uint32_t bc = UINT32_MAX;
+    int bdx = 0, bdy = 0;
+    for (int i = 0; i < PYR_TOP_N; i++) {
+        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
+        const uint32_t c = vol[i] + pyr_penalty(area, dx - md.x, dy - md.y);
+        if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
+            bc = c;
+            bdx = dx;
+            bdy = dy;
+        }
+    }
+    PyrVec v;
+    v.x = (int16_t)bdx;
+    v.y = (int16_t)bdy;
+    ((PyrVec *)a.vec[f][L])[k] = v;
+}
+
+/* A middle level: the parent's candidates, then the small-diamond walk. */
+__global__ void pyr_middle(const CudaPyrArgs a, int l)
+{
+    const int f = blockIdx.y;
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= a.nbx[l] * a.nby[l])
+        return;
+    const int bx = k % a.nbx[l], by = k / a.nbx[l];
+    const PyrPlane cur = pyr_level_plane(a, f, l), ref = pyr_level_plane(a, !f, l);
+    const PyrWin w = pyr_coarse_win(bx, by, a.w[l], a.h[l]);
+    const int area = pyr_area(&w);
+    PyrVec cand[PYR_MAX_CAND], pred;
+    const int n = pyr_candidates((const PyrVec *)a.vec[f][l + 1], a.nbx[l + 1], a.nby[l + 1],
+                                 bx, by, cand, &pred);
+    uint32_t bc = UINT32_MAX;
+    PyrVec b = cand[0];
+    for (int i = 0; i < n; i++) {
+        const uint32_t c = pyr_sad_clamped(&cur, &ref, &w, cand[i].x, cand[i].y) +
+                           pyr_penalty(area, cand[i].x - pred.x, cand[i].y - pred.y);
+        if (pyr_better(c, cand[i].x, cand[i].y, bc, b.x, b.y)) {
+            bc = c;
+            b = cand[i];
+        }
+    }
+    int evaluated = n;
+    for (int step = 0; step < PYR_WALK; step++) {
+        PyrVec nb = b;
+        uint32_t nc = bc;
+        for (int j = 0; j < 4; j++) {
+            const PyrVec t = pyr_walk_point(b, j);
+            const uint32_t c = pyr_sad_clamped(&cur, &ref, &w, t.x, t.y) +
+                               pyr_penalty(area, t.x - pred.x, t.y - pred.y);
+            if (pyr_better(c, t.x, t.y, nc, nb.x, nb.y)) {
+                nc = c;
+                nb = t;
+            }
+        }
+        evaluated += 4;
+        if (nb.x == b.x && nb.y == b.y)
+            break;
+        b = nb;
+        bc = nc;
+    }
+    ((PyrVec *)a.vec[f][l])[k] = b;
+    atomicAdd(a.points, (u64)evaluated * area);
+}
+
+/* Level 0: the 3x3 square around 2x the level-1 vector, the output block. */
+__global__ void pyr_level0(const CudaPyrArgs a)
+{
+    const int f = blockIdx.y;
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= a.bw * a.bh)
+        return;
+    const int bx = k % a.bw, by = k / a.bw;
+    const int i1 = pyr_level1_index(bx, a.block, a.nbx[1]);
+    const int j1 = pyr_level1_index(by, a.block, a.nby[1]);
+    const PyrVec *v1s = (const PyrVec *)a.vec[f][1];
+    const PyrVec v1 = v1s[(size_t)j1 * a.nbx[1] + i1];
+    const PyrVec m1 = pyr_median3(v1s, a.nbx[1], a.nby[1], i1, j1);
+    const PyrPlane cur = pyr_level_plane(a, f, 0), ref = pyr_level_plane(a, !f, 0);
+    const PyrWin w = pyr_block_win(bx, by, a.block, a.w[0], a.h[0]);
+    const int area = pyr_area(&w);
+    uint32_t bc = UINT32_MAX, bsad = 0;
+    int bdx = 0, bdy = 0;
+    for (int j = -1; j <= 1; j++)
+        for (int i = -1; i <= 1; i++) {
+            const int dx = 2 * v1.x + i, dy = 2 * v1.y + j;
+            const uint32_t sad = pyr_sad_clamped(&cur, &ref, &w, dx, dy);
+            const uint32_t c = sad + pyr_penalty(area, dx - 2 * m1.x, dy - 2 * m1.y);
+            if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
+                bc = c;
+                bdx = dx;
+                bdy = dy;
+                bsad = sad;
+            }
+        }
+    a.mv[f][k] = (uint32_t)(uint16_t)bdx | (uint32_t)(uint16_t)bdy << 16;
+    a.sad[f][k] = bsad;
+    atomicAdd(a.points, 9ull * area);
+}
+
+extern "C" cudaError_t cuda_me_pyramid_launch(const CudaPyrArgs *a, cudaStream_t st)
+{
+    const int L = a->levels;
+    if (L < 1 || L >= CUDA_PYR_LEVELS || a->bw < 1 || a->bh < 1)
+        return cudaErrorInvalidValue;
+    for (int l = 1; l <= L; l++) {
+        const dim3 blk(32, 8), grid((a->w[l] + 31) / 32, (a->h[l] + 7) / 8, 2);
+        pyr_down<<<grid, blk, 0, st>>>(*a, l);
+    }
+    const int T = 64;
+    const int ntop = a->nbx[L] * a->nby[L];
+    pyr_top1<<<dim3((ntop + T - 1) / T, 2), T, 0, st>>>(*a);
+    pyr_top2<<<dim3((ntop + T - 1) / T, 2), T, 0, st>>>(*a);
+    for (int l = L - 1; l >= 1; l--) {
+        const int nb = a->nbx[l] * a->nby[l];
+        pyr_middle<<<dim3((nb + T - 1) / T, 2), T, 0, st>>>(*a, l);
+    }
+    const int nb0 = a->bw * a->bh;
+    pyr_level0<<<dim3((nb0 + T - 1) / T, 2), T, 0, st>>>(*a);
+    return cudaGetLastError();
+}

@@ -1,0 +1,394 @@
+/* The CPU pyramid search (docs/quality.md, issue 16, "The design" steps
+ * 1-3): a picture pyramid of 2x2 means, an exhaustive +-8 search with a
+ * smoothness pass at the top level, predictor candidates and a small
+ * diamond walk at the middle levels, a 3x3 square at level 0; forward and
+ * backward fields. The per-block arithmetic is src/motion/pyramid_block.h,
+ * the same the CUDA kernels run.
+ *
+ * Every block of a level depends only on the level above (or on pass 1 of
+ * the same level): OpenMP over rows of blocks, one level after the other,
+ * gives the same fields for every thread count. Vectors can reach far
+ * outside the frame's padding (+-150 px and more): every SAD reads directly
+ * only where the displaced window lies inside the padding and clamps the
+ * coordinates elsewhere (the same values, as the padding replicates the
+ * edges), so no read ever leaves the allocation. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "src/common.h"
+#include "src/motion/pyramid.h"
+#include "src/motion/pyramid_block.h"
+
+#if OMCTI_HAVE_OPENMP
+#define PYR_OMP(text) _Pragma(text)
+#else
+#define PYR_OMP(text)
+#endif
+
+enum { PYR_PAD = 32 }; /* replicated border of the coarse levels */
+
+/* Levels of fewer blocks than this run on the calling thread: each level
+ * is a barrier, and on a loaded machine (more threads than cores) a barrier
+ * waits for a descheduled thread; the small levels are cheap (a 1080p
+ * picture: levels 1 and 0 have 8160 blocks, level 2 2040, the top 135). */
+enum { PYR_PARALLEL_MIN = 4096 };
+
+struct PyramidSearch {
+    const SadDSP *dsp;
+    int block, threads, L;
+    int w[PYR_MAX_LEVEL + 1], h[PYR_MAX_LEVEL + 1];
+    int nbx[PYR_MAX_LEVEL + 1], nby[PYR_MAX_LEVEL + 1];
+    ptrdiff_t stride[PYR_MAX_LEVEL + 1];
+    /* Two pyramids (levels 1..L): a frame's, kept for the next pair. */
+    uint8_t *buf[2][PYR_MAX_LEVEL + 1];
+    uint64_t serial[2];           /* the frame each slot holds, 0: none   */
+    PyrVec *vec[2][PYR_MAX_LEVEL + 1]; /* [field][level], levels 1..L     */
+    PyrVec *top1[2];              /* pass 1 of the top level              */
+    uint32_t *vol[2];             /* the top level's 289 SADs per block    */
+};
+
+void pyramid_search_free(PyramidSearch **ps)
+{
+    PyramidSearch *s = ps ? *ps : NULL;
+    if (!s)
+        return;
+    for (int i = 0; i < 2; i++) {
+        for (int l = 0; l <= PYR_MAX_LEVEL; l++) {
+            aligned_free(s->buf[i][l]);
+            aligned_free(s->vec[i][l]);
+        }
+        aligned_free(s->top1[i]);
+        aligned_free(s->vol[i]);
+    }
+    free(s);
+    *ps = NULL;
+}
+
+int pyramid_search_create(PyramidSearch **ps, const SadDSP *dsp, int width, int height,
+                          int block, int threads)
+{
+    PyramidSearch *s = calloc(1, sizeof *s);
+    *ps = s;
+    if (!s)
+        return -1;
+    s->dsp = dsp;
+    s->block = block;
+    s->threads = threads < 1 ? 1 : threads;
+    s->L = pyr_levels(width);
+    for (int l = 0; l <= s->L; l++) {
+        s->w[l] = pyr_level_size(width, l);
+        s->h[l] = pyr_level_size(height, l);
+        if (l == 0)
+            continue;
+        s->nbx[l] = (s->w[l] + PYR_B - 1) / PYR_B;
+        s->nby[l] = (s->h[l] + PYR_B - 1) / PYR_B;
+        s->stride[l] = ALIGN_UP(s->w[l] + 2 * PYR_PAD, 32);
+        const size_t bytes = (size_t)s->stride[l] * (s->h[l] + 2 * PYR_PAD);
+        const size_t nb = (size_t)s->nbx[l] * s->nby[l];
+        for (int i = 0; i < 2; i++) {
+            s->buf[i][l] = aligned_calloc(bytes);
+            s->vec[i][l] = aligned_calloc(nb * sizeof(PyrVec));
+            if (!s->buf[i][l] || !s->vec[i][l])
+                return -1;
+        }
+    }
+    const size_t nt = (size_t)s->nbx[s->L] * s->nby[s->L];
+    for (int i = 0; i < 2; i++) {
+        s->top1[i] = aligned_calloc(nt * sizeof(PyrVec));
+        s->vol[i] = aligned_calloc(nt * PYR_TOP_N * sizeof(uint32_t));
+        if (!s->top1[i] || !s->vol[i])
+            return -1;
+    }
+    return 0;
+}
+
+static PyrPlane level_plane(const PyramidSearch *s, int slot, int l)
+{
+    PyrPlane p = { s->buf[slot][l] + PYR_PAD * s->stride[l] + PYR_PAD, s->stride[l],
+                   s->w[l], s->h[l] };
+    return p;
+}
+
+/* Level l of a slot from the level below, then its border replicated. */
+static void build_level(PyramidSearch *s, int slot, int l, const PyrPlane *below)
+{
+    const PyrPlane d = level_plane(s, slot, l);
+    uint8_t *data = (uint8_t *)d.data;
+    const int nt = s->threads;
+    (void)nt;
+    const int par = d.w * d.h >= PYR_PARALLEL_MIN * PYR_B * PYR_B;
+    (void)par;
+    PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(static)")
+    for (int y = -PYR_PAD; y < d.h + PYR_PAD; y++) {
+        uint8_t *row = data + (ptrdiff_t)y * d.stride;
+        if (y >= 0 && y < d.h) {
+            /* Columns whose 2x2 source is inside without the clamp, then
+             * the last one through the clamped reference. */
+            const int y1 = 2 * y + 1 < below->h ? 2 * y + 1 : below->h - 1;
+            const uint8_t *restrict r0 = below->data + (ptrdiff_t)(2 * y) * below->stride;
+            const uint8_t *restrict r1 = below->data + (ptrdiff_t)y1 * below->stride;
+            const int nx = below->w / 2;
+            for (int x = 0; x < nx; x++)
+                row[x] = (uint8_t)((r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 2) >> 2);
+            for (int x = nx; x < d.w; x++)
+                row[x] = pyr_down_px(below, x, y);
+            memset(row - PYR_PAD, row[0], PYR_PAD);
+            memset(row + d.w, row[d.w - 1], PYR_PAD);
+        }
+    }
+    for (int y = -PYR_PAD; y < 0; y++)
+        memcpy(data + (ptrdiff_t)y * d.stride - PYR_PAD, data - PYR_PAD,
+               (size_t)d.w + 2 * PYR_PAD);
+    for (int y = d.h; y < d.h + PYR_PAD; y++)
+        memcpy(data + (ptrdiff_t)y * d.stride - PYR_PAD,
+               data + (ptrdiff_t)(d.h - 1) * d.stride - PYR_PAD, (size_t)d.w + 2 * PYR_PAD);
+}
+
+/* The slot holding the pyramid of frame f, built unless already there;
+ * `keep` is a slot not to overwrite (-1: none). */
+static int pyramid_of(PyramidSearch *s, const OmctiFrame *f, int keep)
+{
+    for (int i = 0; i < 2; i++)
+        if (i != keep && f->serial && s->serial[i] == f->serial)
+            return i;
+    const int slot = keep == 0 ? 1 : keep == 1 ? 0 : (s->serial[0] ? 1 : 0);
+    const OmctiPlane *p0 = &f->p[0];
+    PyrPlane below = { p0->data, p0->stride, p0->w, p0->h };
+    for (int l = 1; l <= s->L; l++) {
+        build_level(s, slot, l, &below);
+        below = level_plane(s, slot, l);
+    }
+    s->serial[slot] = f->serial;
+    return slot;
+}
+
+/* The clamped SAD where the displaced window lies inside the padding: the
+ * same sum without the clamps (windows clipped at the picture's edges). */
+static uint32_t sad_direct(const PyrPlane *cur, const PyrPlane *ref, const PyrWin *w, int dx,
+                           int dy)
+{
+    uint32_t sad = 0;
+    const int n = w->x1 - w->x0;
+    for (int y = w->y0; y < w->y1; y++) {
+        const uint8_t *restrict c = cur->data + (ptrdiff_t)y * cur->stride + w->x0;
+        const uint8_t *restrict r = ref->data + (ptrdiff_t)(y + dy) * ref->stride + w->x0 + dx;
+        for (int x = 0; x < n; x++)
+            sad += (uint32_t)abs(c[x] - r[x]);
+    }
+    return sad;
+}
+
+/* SAD of a coarse window: the SIMD 16x16 kernel where the window is whole
+ * and inside the level's padding, direct reads where it is clipped and
+ * inside, else the clamped reference. */
+static uint32_t coarse_sad(const PyramidSearch *s, const PyrPlane *cur, const PyrPlane *ref,
+                           const PyrWin *w, int dx, int dy)
+{
+    if (!pyr_inside(w, dx, dy, ref->w, ref->h, PYR_PAD))
+        return pyr_sad_clamped(cur, ref, w, dx, dy);
+    if (pyr_area(w) == PYR_WIN * PYR_WIN)
+        return s->dsp->sad[1](cur->data + w->y0 * cur->stride + w->x0, cur->stride,
+                              ref->data + (w->y0 + dy) * ref->stride + w->x0 + dx, ref->stride);
+    return sad_direct(cur, ref, w, dx, dy);
+}
+
+/* Top level, pass 1: the 289 SADs of block k kept, the best by the tie rule. */
+static uint64_t top_pass1(PyramidSearch *s, int f, const PyrPlane *cur, const PyrPlane *ref,
+                          int k)
+{
+    const int L = s->L, bx = k % s->nbx[L], by = k / s->nbx[L];
+    const PyrWin w = pyr_coarse_win(bx, by, s->w[L], s->h[L]);
+    uint32_t *vol = s->vol[f] + (size_t)k * PYR_TOP_N;
+    const PyrWin grow = { w.x0 - PYR_TOP_R, w.y0 - PYR_TOP_R, w.x1 + PYR_TOP_R, w.y1 + PYR_TOP_R };
+    if (pyr_area(&w) == PYR_WIN * PYR_WIN && pyr_inside(&grow, 0, 0, ref->w, ref->h, PYR_PAD))
+        s->dsp->grid[1](cur->data + w.y0 * cur->stride + w.x0, cur->stride,
+                        ref->data + (w.y0 - PYR_TOP_R) * ref->stride + w.x0 - PYR_TOP_R,
+                        ref->stride, PYR_TOP_SIDE, PYR_TOP_SIDE, vol, PYR_TOP_SIDE);
+    else
+        for (int i = 0; i < PYR_TOP_N; i++)
+            vol[i] = coarse_sad(s, cur, ref, &w, i % PYR_TOP_SIDE - PYR_TOP_R,
+                                i / PYR_TOP_SIDE - PYR_TOP_R);
+    uint32_t bc = UINT32_MAX;
+    int bdx = 0, bdy = 0;
+    for (int i = 0; i < PYR_TOP_N; i++) {
+        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
+        if (pyr_better(vol[i], dx, dy, bc, bdx, bdy)) {
+            bc = vol[i];
+            bdx = dx;
+            bdy = dy;
+        }
+    }
+    s->top1[f][k] = (PyrVec){ (int16_t)bdx, (int16_t)bdy };
+    return (uint64_t)PYR_TOP_N * pyr_area(&w);
+}
+
+/* Top level, pass 2: the same SADs plus the penalty towards the pass-1
+ * field's 3x3 median. */
+static void top_pass2(PyramidSearch *s, int f, int k)
+{
+    const int L = s->L, bx = k % s->nbx[L], by = k / s->nbx[L];
+    const PyrWin w = pyr_coarse_win(bx, by, s->w[L], s->h[L]);
+    const int area = pyr_area(&w);
+    const PyrVec md = pyr_median3(s->top1[f], s->nbx[L], s->nby[L], bx, by);
+    const uint32_t *vol = s->vol[f] + (size_t)k * PYR_TOP_N;
+    uint32_t bc = UINT32_MAX;
+    int bdx = 0, bdy = 0;
+    for (int i = 0; i < PYR_TOP_N; i++) {
+        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
+        const uint32_t c = vol[i] + pyr_penalty(area, dx - md.x, dy - md.y);
+        if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
+            bc = c;
+            bdx = dx;
+            bdy = dy;
+        }
+    }
+    s->vec[f][L][k] = (PyrVec){ (int16_t)bdx, (int16_t)bdy };
+}
+
+/* A middle level's block: the parent's candidates, then the small diamond. */
+static uint64_t middle_block(PyramidSearch *s, int f, int l, const PyrPlane *cur,
+                             const PyrPlane *ref, int k)
+{
+    const int bx = k % s->nbx[l], by = k / s->nbx[l];
+    const PyrWin w = pyr_coarse_win(bx, by, s->w[l], s->h[l]);
+    const int area = pyr_area(&w);
+    PyrVec cand[PYR_MAX_CAND], pred;
+    const int n = pyr_candidates(s->vec[f][l + 1], s->nbx[l + 1], s->nby[l + 1], bx, by,
+                                 cand, &pred);
+    uint32_t bc = UINT32_MAX;
+    PyrVec b = cand[0];
+    for (int i = 0; i < n; i++) {
+        const uint32_t c = coarse_sad(s, cur, ref, &w, cand[i].x, cand[i].y) +
+                           pyr_penalty(area, cand[i].x - pred.x, cand[i].y - pred.y);
+        if (pyr_better(c, cand[i].x, cand[i].y, bc, b.x, b.y)) {
+            bc = c;
+            b = cand[i];
+        }
+    }
+    int evaluated = n;
+    for (int step = 0; step < PYR_WALK; step++) {
+        PyrVec nb = b;
+        uint32_t nc = bc, sad[4];
+        PyrVec pt[4];
+        int all_inside = area == PYR_WIN * PYR_WIN;
+        for (int j = 0; j < 4; j++) {
+            pt[j] = pyr_walk_point(b, j);
+            all_inside &= pyr_inside(&w, pt[j].x, pt[j].y, ref->w, ref->h, PYR_PAD);
+        }
+        if (all_inside) {
+            const ptrdiff_t off[4] = {
+                pt[0].y * ref->stride + pt[0].x, pt[1].y * ref->stride + pt[1].x,
+                pt[2].y * ref->stride + pt[2].x, pt[3].y * ref->stride + pt[3].x,
+            };
+            s->dsp->x4[1](cur->data + w.y0 * cur->stride + w.x0, cur->stride,
+                          ref->data + w.y0 * ref->stride + w.x0, ref->stride, off, sad);
+        } else {
+            for (int j = 0; j < 4; j++)
+                sad[j] = coarse_sad(s, cur, ref, &w, pt[j].x, pt[j].y);
+        }
+        evaluated += 4;
+        for (int j = 0; j < 4; j++) {
+            const uint32_t c = sad[j] + pyr_penalty(area, pt[j].x - pred.x, pt[j].y - pred.y);
+            if (pyr_better(c, pt[j].x, pt[j].y, nc, nb.x, nb.y)) {
+                nc = c;
+                nb = pt[j];
+            }
+        }
+        if (nb.x == b.x && nb.y == b.y)
+            break;
+        b = nb;
+        bc = nc;
+    }
+    s->vec[f][l][k] = b;
+    return (uint64_t)evaluated * area;
+}
+
+/* Level 0: the 3x3 square around 2x the level-1 vector with the output
+ * block, penalised towards 2x the level-1 median; the plain SAD is kept. */
+static uint64_t level0_block(PyramidSearch *s, int f, const OmctiPlane *cur,
+                             const OmctiPlane *ref, MotionField *field, int k)
+{
+    const int b = s->block, bx = k % field->bw, by = k / field->bw;
+    const int i1 = pyr_level1_index(bx, b, s->nbx[1]);
+    const int j1 = pyr_level1_index(by, b, s->nby[1]);
+    const PyrVec v1 = s->vec[f][1][(ptrdiff_t)j1 * s->nbx[1] + i1];
+    const PyrVec m1 = pyr_median3(s->vec[f][1], s->nbx[1], s->nby[1], i1, j1);
+    const PyrWin w = pyr_block_win(bx, by, b, cur->w, cur->h);
+    const int area = pyr_area(&w);
+    const PyrPlane pc = { cur->data, cur->stride, cur->w, cur->h };
+    const PyrPlane pr = { ref->data, ref->stride, ref->w, ref->h };
+    const int pad = cur->pad < ref->pad ? cur->pad : ref->pad;
+    const int si = sad_size_index(b);
+    uint32_t bc = UINT32_MAX, bsad = 0;
+    int bdx = 0, bdy = 0;
+    for (int j = -1; j <= 1; j++)
+        for (int i = -1; i <= 1; i++) {
+            const int dx = 2 * v1.x + i, dy = 2 * v1.y + j;
+            uint32_t sad;
+            if (!pyr_inside(&w, dx, dy, ref->w, ref->h, pad))
+                sad = pyr_sad_clamped(&pc, &pr, &w, dx, dy);
+            else if (area == b * b)
+                sad = s->dsp->sad[si](cur->data + w.y0 * cur->stride + w.x0, cur->stride,
+                                      ref->data + (w.y0 + dy) * ref->stride + w.x0 + dx,
+                                      ref->stride);
+            else
+                sad = sad_direct(&pc, &pr, &w, dx, dy);
+            const uint32_t c = sad + pyr_penalty(area, dx - 2 * m1.x, dy - 2 * m1.y);
+            if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
+                bc = c;
+                bdx = dx;
+                bdy = dy;
+                bsad = sad;
+            }
+        }
+    field->mv[k] = (MotionVector){ (int16_t)bdx, (int16_t)bdy };
+    field->sad[k] = bsad;
+    return 9u * (uint64_t)area;
+}
+
+uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
+                                 const OmctiFrame *next, MotionFields *out)
+{
+    const int ia = pyramid_of(s, prev, -1);
+    const int ib = pyramid_of(s, next, ia);
+    const int nt = s->threads, L = s->L;
+    (void)nt;
+    uint64_t ad = 0;
+    PyrPlane pa[PYR_MAX_LEVEL + 1], pb[PYR_MAX_LEVEL + 1];
+    for (int l = 1; l <= L; l++) {
+        pa[l] = level_plane(s, ia, l);
+        pb[l] = level_plane(s, ib, l);
+    }
+    /* Units: block k of field f, both fields in one loop per level. */
+    const int ntop = s->nbx[L] * s->nby[L];
+    int par = ntop >= PYR_PARALLEL_MIN;
+    (void)par;
+    PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
+    for (int u = 0; u < 2 * ntop; u++) {
+        const int f = u & 1;
+        ad += top_pass1(s, f, f ? &pb[L] : &pa[L], f ? &pa[L] : &pb[L], u >> 1);
+    }
+    PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(static)")
+    for (int u = 0; u < 2 * ntop; u++)
+        top_pass2(s, u & 1, u >> 1);
+    for (int l = L - 1; l >= 1; l--) {
+        const int nbx = s->nbx[l], rows = 2 * s->nby[l];
+        par = nbx * s->nby[l] >= PYR_PARALLEL_MIN;
+        PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
+        for (int u = 0; u < rows; u++) {
+            const int f = u & 1;
+            for (int k = (u >> 1) * nbx; k < ((u >> 1) + 1) * nbx; k++)
+                ad += middle_block(s, f, l, f ? &pb[l] : &pa[l], f ? &pa[l] : &pb[l], k);
+        }
+    }
+    const int bw = out->fwd.bw, rows0 = 2 * out->fwd.bh;
+    PYR_OMP("omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
+    for (int u = 0; u < rows0; u++) {
+        const int f = u & 1;
+        const OmctiPlane *cur = f ? &next->p[0] : &prev->p[0];
+        const OmctiPlane *ref = f ? &prev->p[0] : &next->p[0];
+        for (int k = (u >> 1) * bw; k < ((u >> 1) + 1) * bw; k++)
+            ad += level0_block(s, f, cur, ref, f ? &out->bwd : &out->fwd, k);
+    }
+    return ad;
+}
