@@ -40,22 +40,12 @@ __global__ void pyr_top1(const CudaPyrArgs a)
     const PyrPlane cur = pyr_level_plane(a, f, L), ref = pyr_level_plane(a, !f, L);
     const PyrWin w = pyr_coarse_win(k % a.nbx[L], k / a.nbx[L], a.w[L], a.h[L]);
     uint32_t *vol = a.vol[f] + (size_t)k * PYR_TOP_N;
-    uint32_t bc = UINT32_MAX;
-    int bdx = 0, bdy = 0;
-    for (int i = 0; i < PYR_TOP_N; i++) {
-        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
-        const uint32_t c = pyr_sad_clamped(&cur, &ref, &w, dx, dy);
-        vol[i] = c;
-        if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
-            bc = c;
-            bdx = dx;
-            bdy = dy;
-        }
-    }
-    PyrVec v;
-    v.x = (int16_t)bdx;
-    v.y = (int16_t)bdy;
-    ((PyrVec *)a.top1[f])[k] = v;
+    for (int i = 0; i < PYR_TOP_N; i++)
+        vol[i] = pyr_sad_clamped(&cur, &ref, &w, i % PYR_TOP_SIDE - PYR_TOP_R,
+                                 i / PYR_TOP_SIDE - PYR_TOP_R);
+    PyrVec zero;
+    zero.x = zero.y = 0;
+    ((PyrVec *)a.top1[f])[k] = pyr_top_pick(vol, 0, zero);
     atomicAdd(a.points, (u64)PYR_TOP_N * pyr_area(&w));
 }
 
@@ -70,21 +60,7 @@ __global__ void pyr_top2(const CudaPyrArgs a)
     const int area = pyr_area(&w);
     const PyrVec md = pyr_median3((const PyrVec *)a.top1[f], a.nbx[L], a.nby[L], bx, by);
     const uint32_t *vol = a.vol[f] + (size_t)k * PYR_TOP_N;
-    uint32_t bc = UINT32_MAX;
-    int bdx = 0, bdy = 0;
-    for (int i = 0; i < PYR_TOP_N; i++) {
-        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
-        const uint32_t c = vol[i] + pyr_penalty(area, dx - md.x, dy - md.y);
-        if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
-            bc = c;
-            bdx = dx;
-            bdy = dy;
-        }
-    }
-    PyrVec v;
-    v.x = (int16_t)bdx;
-    v.y = (int16_t)bdy;
-    ((PyrVec *)a.vec[f][L])[k] = v;
+    ((PyrVec *)a.vec[f][L])[k] = pyr_top_pick(vol, area, md);
 }
 
 /* A middle level: the parent's candidates, then the small-diamond walk. */

@@ -93,6 +93,23 @@ static void sh_quote(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* Reads fd to its end into buf (NUL-terminated; may be NULL: read and
+ * dropped), keeping what fits. */
+static void read_to_end(int fd, char *buf, size_t len)
+{
+    size_t n = 0;
+    char scratch[4096];
+    for (;;) {
+        char *dst = buf && n + 1 < len ? buf + n : scratch;
+        size_t room = buf && n + 1 < len ? len - 1 - n : sizeof scratch;
+        ssize_t got = read(fd, dst, room);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        if (dst != scratch) n += (size_t)got;
+    }
+    if (buf && len) buf[n] = 0;
+}
+
 /* Runs argv (PATH search); its stdout into out (NUL-terminated, may be
  * NULL), stderr likewise into errout. Returns the exit status, 127 when it
  * cannot be started. */
@@ -120,29 +137,11 @@ int farm_run_capture(char *const argv[], char *out, size_t outlen, char *errout,
     }
     close(po[1]);
     close(pe[1]);
-    size_t no = 0, ne = 0;
-    char scratch[4096];
     /* Small outputs: read stdout to its end, then stderr. */
-    for (;;) {
-        char *dst = out && no + 1 < outlen ? out + no : scratch;
-        size_t room = out && no + 1 < outlen ? outlen - 1 - no : sizeof scratch;
-        ssize_t got = read(po[0], dst, room);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        if (dst != scratch) no += (size_t)got;
-    }
-    for (;;) {
-        char *dst = errout && ne + 1 < errlen ? errout + ne : scratch;
-        size_t room = errout && ne + 1 < errlen ? errlen - 1 - ne : sizeof scratch;
-        ssize_t got = read(pe[0], dst, room);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) break;
-        if (dst != scratch) ne += (size_t)got;
-    }
+    read_to_end(po[0], out, outlen);
+    read_to_end(pe[0], errout, errlen);
     close(po[0]);
     close(pe[0]);
-    if (out && outlen) out[no] = 0;
-    if (errout && errlen) errout[ne] = 0;
     int st;
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR) return 127;

@@ -232,19 +232,6 @@ int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen
 
 #define SUM_MAX 16384   /* larger than any checksum file omcti writes */
 
-/* A decimal int64 (optional '-', digits only) filling all of s. */
-static int parse_i64(const char *s, int64_t *v)
-{
-    const char *d = s + (*s == '-');
-    if (*d < '0' || *d > '9') return -1;
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 10);
-    if (errno || *end) return -1;
-    *v = x;
-    return 0;
-}
-
 /* 16 lower-case hex digits filling all of s. */
 static int parse_hex64(const char *s, uint64_t *v)
 {
@@ -271,7 +258,7 @@ static int sum_numbers(char *v, int count, int64_t *out)
         if (!v) return -1;
         char *sp = strchr(v, ' ');
         if (sp) *sp = 0;
-        if ((sp != NULL) != (k + 1 < count) || parse_i64(v, &out[k]) < 0) return -1;
+        if ((sp != NULL) != (k + 1 < count) || io_parse_i64(v, &out[k]) < 0) return -1;
         v = sp ? sp + 1 : NULL;
     }
     return 0;

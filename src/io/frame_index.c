@@ -112,19 +112,6 @@ static int next_line(IndexText *t, char *buf)
     return 0;
 }
 
-/* A decimal int64 (optional '-', digits only) filling all of s. */
-static int parse_i64(const char *s, int64_t *v)
-{
-    const char *d = s + (*s == '-');
-    if (*d < '0' || *d > '9') return -1;
-    char *end;
-    errno = 0;
-    long long x = strtoll(s, &end, 10);
-    if (errno || *end) return -1;
-    *v = x;
-    return 0;
-}
-
 /* "NAME V1 [V2]": exactly n values after NAME and one space each. */
 static int field(IndexText *t, const char *name, int n, int64_t *v1, int64_t *v2, char *word,
                  size_t wordlen)
@@ -142,10 +129,10 @@ static int field(IndexText *t, const char *name, int n, int64_t *v1, int64_t *v2
     if (word) {          /* the first value is a word */
         if (strlen(a) >= wordlen) return bad_index(t, "unknown value");
         memcpy(word, a, strlen(a) + 1);
-    } else if (parse_i64(a, v1) < 0) {
+    } else if (io_parse_i64(a, v1) < 0) {
         return bad_index(t, "not a whole number in range");
     }
-    if (b && parse_i64(b, v2) < 0) return bad_index(t, "not a whole number in range");
+    if (b && io_parse_i64(b, v2) < 0) return bad_index(t, "not a whole number in range");
     return 0;
 }
 
@@ -161,7 +148,7 @@ static int frame_index_parse(FrameIndex *ix, FILE *f, const char *name, char *er
     memset(ix, 0, sizeof *ix);
     if (next_line(&t, line) < 0 || strncmp(line, "omcti-frame-index ", 18))
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not an omcti frame index", name);
-    if (parse_i64(line + 18, &version) < 0 || version != 1)
+    if (io_parse_i64(line + 18, &version) < 0 || version != 1)
         return bad_index(&t, "unknown version");
     if ((ret = field(&t, "file", 2, &ix->file_size, &ix->file_mtime, NULL, 0)) < 0) return ret;
     if (ix->file_size < 0) return bad_index(&t, "negative file size");
@@ -190,7 +177,7 @@ static int frame_index_parse(FrameIndex *ix, FILE *f, const char *name, char *er
         if (!(ix->key = malloc(sizeof *ix->key * (size_t)(ix->count ? ix->count : 1))))
             return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
         for (int64_t k = 0; k < ix->count; k++) {
-            if (next_line(&t, line) < 0 || parse_i64(line, &ix->key[k]) < 0) {
+            if (next_line(&t, line) < 0 || io_parse_i64(line, &ix->key[k]) < 0) {
                 ret = bad_index(&t, "a key is missing or not a whole number");
                 goto fail;
             }

@@ -349,6 +349,19 @@ const char *io_printable(const char *s, char *buf, size_t size)
     return buf;
 }
 
+/* A decimal int64 (optional '-', digits only) filling all of s. */
+int io_parse_i64(const char *s, int64_t *v)
+{
+    const char *d = s + (*s == '-');
+    if (*d < '0' || *d > '9') return -1;
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (errno || *end) return -1;
+    *v = x;
+    return 0;
+}
+
 void io_escape_message(char *msg, size_t size)
 {
     char src[1024];

@@ -184,6 +184,9 @@ int io_sibling_name(char *out, size_t size, const char *path, const char *tag,
 const char *io_printable(const char *s, char *buf, size_t size);
 /* The same, in place, for a whole message (at most 1023 bytes kept). */
 void io_escape_message(char *msg, size_t size);
+/* A decimal int64 (optional '-', digits only) filling all of s: 0, or -1
+ * (side files are read like inputs: no sign games, no trailing bytes). */
+int io_parse_i64(const char *s, int64_t *v);
 
 /* Whether path is a regular file (can be opened again, seeked, indexed),
  * not stdin, a pipe, a FIFO or a device. */

@@ -208,17 +208,8 @@ static uint64_t top_pass1(PyramidSearch *s, int f, const PyrPlane *cur, const Py
         for (int i = 0; i < PYR_TOP_N; i++)
             vol[i] = coarse_sad(s, cur, ref, &w, i % PYR_TOP_SIDE - PYR_TOP_R,
                                 i / PYR_TOP_SIDE - PYR_TOP_R);
-    uint32_t bc = UINT32_MAX;
-    int bdx = 0, bdy = 0;
-    for (int i = 0; i < PYR_TOP_N; i++) {
-        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
-        if (pyr_better(vol[i], dx, dy, bc, bdx, bdy)) {
-            bc = vol[i];
-            bdx = dx;
-            bdy = dy;
-        }
-    }
-    s->top1[f][k] = (PyrVec){ (int16_t)bdx, (int16_t)bdy };
+    const PyrVec zero = { 0, 0 };
+    s->top1[f][k] = pyr_top_pick(vol, 0, zero);
     return (uint64_t)PYR_TOP_N * pyr_area(&w);
 }
 
@@ -231,18 +222,7 @@ static void top_pass2(PyramidSearch *s, int f, int k)
     const int area = pyr_area(&w);
     const PyrVec md = pyr_median3(s->top1[f], s->nbx[L], s->nby[L], bx, by);
     const uint32_t *vol = s->vol[f] + (size_t)k * PYR_TOP_N;
-    uint32_t bc = UINT32_MAX;
-    int bdx = 0, bdy = 0;
-    for (int i = 0; i < PYR_TOP_N; i++) {
-        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
-        const uint32_t c = vol[i] + pyr_penalty(area, dx - md.x, dy - md.y);
-        if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
-            bc = c;
-            bdx = dx;
-            bdy = dy;
-        }
-    }
-    s->vec[f][L][k] = (PyrVec){ (int16_t)bdx, (int16_t)bdy };
+    s->vec[f][L][k] = pyr_top_pick(vol, area, md);
 }
 
 /* A middle level's block: the parent's candidates, then the small diamond. */

@@ -236,4 +236,27 @@ PYF int pyr_level1_index(int bx, int block, int nb1)
 }
 #endif
 
+/* The top level's choice from a block's SAD volume (PYR_TOP_N costs, d in
+ * raster order over [-PYR_TOP_R, PYR_TOP_R]^2): the best by the tie rule of
+ * each cost plus the penalty towards md (pass 2), or of the plain costs with
+ * area = 0 (pass 1: the penalty is then 0). */
+PYF PyrVec pyr_top_pick(const uint32_t *vol, int area, PyrVec md)
+{
+    uint32_t bc = UINT32_MAX;
+    int bdx = 0, bdy = 0;
+    for (int i = 0; i < PYR_TOP_N; i++) {
+        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
+        const uint32_t c = vol[i] + pyr_penalty(area, dx - md.x, dy - md.y);
+        if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
+            bc = c;
+            bdx = dx;
+            bdy = dy;
+        }
+    }
+    PyrVec v;
+    v.x = (int16_t)bdx;
+    v.y = (int16_t)bdy;
+    return v;
+}
+
 #endif
