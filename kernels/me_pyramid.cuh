@@ -79,26 +79,16 @@ __global__ void pyr_middle(const CudaPyrArgs a, int l)
                                  bx, by, cand, &pred);
     uint32_t bc = UINT32_MAX;
     PyrVec b = cand[0];
-    for (int i = 0; i < n; i++) {
-        const uint32_t c = pyr_sad_clamped(&cur, &ref, &w, cand[i].x, cand[i].y) +
-                           pyr_penalty(area, cand[i].x - pred.x, cand[i].y - pred.y);
-        if (pyr_better(c, cand[i].x, cand[i].y, bc, b.x, b.y)) {
-            bc = c;
-            b = cand[i];
-        }
-    }
+    for (int i = 0; i < n; i++)
+        pyr_consider(pyr_sad_clamped(&cur, &ref, &w, cand[i].x, cand[i].y), cand[i], area, pred,
+                     &bc, &b);
     int evaluated = n;
     for (int step = 0; step < PYR_WALK; step++) {
         PyrVec nb = b;
         uint32_t nc = bc;
         for (int j = 0; j < 4; j++) {
             const PyrVec t = pyr_walk_point(b, j);
-            const uint32_t c = pyr_sad_clamped(&cur, &ref, &w, t.x, t.y) +
-                               pyr_penalty(area, t.x - pred.x, t.y - pred.y);
-            if (pyr_better(c, t.x, t.y, nc, nb.x, nb.y)) {
-                nc = c;
-                nb = t;
-            }
+            pyr_consider(pyr_sad_clamped(&cur, &ref, &w, t.x, t.y), t, area, pred, &nc, &nb);
         }
         evaluated += 4;
         if (nb.x == b.x && nb.y == b.y)

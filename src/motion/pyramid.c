@@ -237,14 +237,9 @@ static uint64_t middle_block(PyramidSearch *s, int f, int l, const PyrPlane *cur
                                  cand, &pred);
     uint32_t bc = UINT32_MAX;
     PyrVec b = cand[0];
-    for (int i = 0; i < n; i++) {
-        const uint32_t c = coarse_sad(s, cur, ref, &w, cand[i].x, cand[i].y) +
-                           pyr_penalty(area, cand[i].x - pred.x, cand[i].y - pred.y);
-        if (pyr_better(c, cand[i].x, cand[i].y, bc, b.x, b.y)) {
-            bc = c;
-            b = cand[i];
-        }
-    }
+    for (int i = 0; i < n; i++)
+        pyr_consider(coarse_sad(s, cur, ref, &w, cand[i].x, cand[i].y), cand[i], area, pred,
+                     &bc, &b);
     int evaluated = n;
     for (int step = 0; step < PYR_WALK; step++) {
         PyrVec nb = b;
@@ -267,13 +262,8 @@ static uint64_t middle_block(PyramidSearch *s, int f, int l, const PyrPlane *cur
                 sad[j] = coarse_sad(s, cur, ref, &w, pt[j].x, pt[j].y);
         }
         evaluated += 4;
-        for (int j = 0; j < 4; j++) {
-            const uint32_t c = sad[j] + pyr_penalty(area, pt[j].x - pred.x, pt[j].y - pred.y);
-            if (pyr_better(c, pt[j].x, pt[j].y, nc, nb.x, nb.y)) {
-                nc = c;
-                nb = pt[j];
-            }
-        }
+        for (int j = 0; j < 4; j++)
+            pyr_consider(sad[j], pt[j], area, pred, &nc, &nb);
         if (nb.x == b.x && nb.y == b.y)
             break;
         b = nb;

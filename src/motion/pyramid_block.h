@@ -236,6 +236,17 @@ PYF int pyr_level1_index(int bx, int block, int nb1)
 }
 #endif
 
+/* A middle level's step: candidate t with its SAD plus the penalty towards
+ * pred replaces the best (b, bc) when the tie rule says so. */
+PYF void pyr_consider(uint32_t sad, PyrVec t, int area, PyrVec pred, uint32_t *bc, PyrVec *b)
+{
+    const uint32_t c = sad + pyr_penalty(area, t.x - pred.x, t.y - pred.y);
+    if (pyr_better(c, t.x, t.y, *bc, b->x, b->y)) {
+        *bc = c;
+        *b = t;
+    }
+}
+
 /* The top level's choice from a block's SAD volume (PYR_TOP_N costs, d in
  * raster order over [-PYR_TOP_R, PYR_TOP_R]^2): the best by the tie rule of
  * each cost plus the penalty towards md (pass 2), or of the plain costs with

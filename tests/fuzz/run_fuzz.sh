@@ -85,6 +85,14 @@ done
 for t in "${targets[@]}"; do
     [ -x "$out/fuzz_$t" ] || { echo "no target $t"; status=1; continue; }
     mkdir -p "$out/corpus-$t"
+    if [ "$t" = ffmpeg_reader ]; then
+        # A raw y4m seed (4:2:2, colour range tag) is generated, not
+        # committed: three 16x16 frames of a ramp.
+        { printf 'YUV4MPEG2 W16 H16 F25:1 Ip A1:1 C422 XYSCSS=422 XCOLORRANGE=LIMITED\n'
+          for i in 0 1 2; do printf 'FRAME\n'
+              python3 -c "import sys; sys.stdout.buffer.write(bytes((16 + 3 * x + 7 * $i) % 236 for x in range(512)))"
+          done; } > "$out/corpus-$t/c422.y4m"
+    fi
     echo "fuzzing $t for ${secs}s"
     # -close_fd_mask=3: the libraries' own chatter (libav warnings) is not
     # a finding; a crash report still reaches the log.
