@@ -65,9 +65,12 @@ typedef struct McSceneStats {
     uint32_t textured, same;
 } McSceneStats;
 
-#define MC_MAX_CAND 19   /* zero + 2 per block of the 3x3 neighbourhood  */
+#define MC_MAX_CAND 12   /* zero + 2 per block of the cross of 5 + camera */
 #define MC_MARGIN_DIV 4  /* bilateral window: the block grown by block/4  */
 #define MC_MEDIAN_TOL 6  /* the median may cost (16 + 6)/16 of the vector */
+#define MC_SMOOTH_SHIFT 5 /* smoothness: (A * |c - camera|_1) >> 5 (lambda0 = 1) */
+#define MC_OCC_T 6       /* one-sided cost: grey levels per pixel one side misses */
+#define MC_OCC_Q 4       /* ... when at least 1/4 of the window is missed   */
 
 /* Catmull-Rom (Keys, a = -1/2) taps in 1/64 for the 16 fractions, rounded
  * and mirrored so that f and 16 - f are symmetric and every row sums to 64. */
@@ -156,6 +159,29 @@ MCF void mc_block_area(const McGrid *g, int bx, int by, int *x0, int *y0, int *w
     *h = mc_min(g->block, g->height - *y0);
 }
 
+/* Whether the integer positions [x, x + w) x [y, y + h) all lie inside a
+ * pw x ph picture (not its padding). */
+MCF int mc_in_picture(int pw, int ph, int x, int y, int w, int h)
+{
+    return x >= 0 && y >= 0 && x + w <= pw && y + h <= ph;
+}
+
+/* The pixels of the window [x0, x0 + w) x [y0, y0 + h) whose integer prev
+ * sample position x + pdx, y + pdy and next sample position x + ndx,
+ * y + ndy both lie inside a pw x ph picture: a rectangle (empty: *rw or
+ * *rh <= 0). For the whole-pixel cost pdx = -ax, ndx = bx; for the
+ * bilinear cost the integer parts, floor(-a / 16) and floor(b / 16). */
+MCF void mc_valid_rect(int pw, int ph, int x0, int y0, int w, int h, int pdx, int pdy, int ndx,
+                       int ndy, int *rx, int *ry, int *rw, int *rh)
+{
+    const int xa = mc_max(x0, mc_max(-pdx, -ndx)), xb = mc_min(x0 + w, mc_min(pw - pdx, pw - ndx));
+    const int ya = mc_max(y0, mc_max(-pdy, -ndy)), yb = mc_min(y0 + h, mc_min(ph - pdy, ph - ndy));
+    *rx = xa;
+    *ry = ya;
+    *rw = xb - xa;
+    *rh = yb - ya;
+}
+
 /* Pixel (x, y), the coordinates clamped to the plane. */
 MCF int mc_px(const McPlaneView *p, int x, int y)
 {
@@ -208,6 +234,18 @@ MCF int mc_put16(int p)
     return (p + 8) >> 4;
 }
 
+/* The next weight of a prediction whose integer prev sample is (px, py)
+ * and next sample (nx, ny) (docs/quality.md, issue 16, step 9): the
+ * phase's wt where both or neither lie inside the pictures, else all of
+ * the side that sees the pixel. */
+MCF int mc_one_sided_wt(const McPlaneView *P, const McPlaneView *N, int px, int py, int nx,
+                        int ny, int wt)
+{
+    const int pin = px >= 0 && py >= 0 && px < P->w && py < P->h;
+    const int nin = nx >= 0 && ny >= 0 && nx < N->w && ny < N->h;
+    return pin == nin ? wt : nin ? 256 : 0;
+}
+
 /* The bidirectional bicubic prediction (1/16 units) at pixel (x, y) of a
  * plane for the vector v (quarter luma pel; scale 4 luma, 2 chroma) at
  * phase weight wt (1/256). */
@@ -219,7 +257,8 @@ MCF int mc_pred_px(const McPlaneView *P, const McPlaneView *N, const McPhase *ph
     mc_phase_split(v.y, scale, ph, &ay, &by);
     const int pxs = x * 16 - ax, pys = y * 16 - ay, nxs = x * 16 + bx, nys = y * 16 + by;
     return mc_pred_mix(mc_cubic_px(P, pxs >> 4, pys >> 4, pxs & 15, pys & 15),
-                       mc_cubic_px(N, nxs >> 4, nys >> 4, nxs & 15, nys & 15), wt);
+                       mc_cubic_px(N, nxs >> 4, nys >> 4, nxs & 15, nys & 15),
+                       mc_one_sided_wt(P, N, pxs >> 4, pys >> 4, nxs >> 4, nys >> 4, wt));
 }
 
 MCF int mc_vec_eq(McVec a, McVec b)

@@ -94,12 +94,12 @@ void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *v
     const size_t k = (size_t)by * s->nbx + bx;
     /* MotionVector is McVec's layout (int16 x, y) */
     vec[k] = mc_choose(&c, &s->grid, &s->ph, (const McVec *)f->fwd.mv, (const McVec *)f->bwd.mv,
-                       bx, by, &cost[k]);
+                       s->cam, bx, by, &cost[k]);
 }
 
 McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a,
                       const uint32_t *cost_a)
 {
     const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph };
-    return mc_refine(&c, &s->grid, vec_a, cost_a, bx, by);
+    return mc_refine(&c, &s->grid, &s->ph, vec_a, cost_a, bx, by);
 }

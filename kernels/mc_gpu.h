@@ -26,6 +26,7 @@ typedef struct CudaMcArgs {
     McGrid g;
     int overlap;                   /* 1 omcti (OBMC), 0 mcti                */
     const McVec *fwd, *bwd;        /* the pair's fields (full pel)          */
+    McVec cam;                     /* the pair's camera vector (full pel)   */
     /* Per block: screened vector and cost (stage A), final vector (C),
      * vectors in quarter luma pel. */
     McVec *vec_a, *vec_c;
@@ -75,7 +76,7 @@ MCF uint32_t mc_cost_sub(const CudaMcArgs *a, int x0, int y0, int w, int h, int 
 MCF void mc_choose_block(const CudaMcArgs *a, int k)
 {
     uint32_t c;
-    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, k % a->g.nbx, k / a->g.nbx, &c);
+    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, a->cam, k % a->g.nbx, k / a->g.nbx, &c);
     if (MC_LANE == 0) {
         a->vec_a[k] = v;
         a->cost_a[k] = c;
@@ -85,7 +86,7 @@ MCF void mc_choose_block(const CudaMcArgs *a, int k)
 /* Stage C of block k. */
 MCF void mc_refine_block(const CudaMcArgs *a, int k)
 {
-    const McVec v = mc_refine(a, &a->g, a->vec_a, a->cost_a, k % a->g.nbx, k / a->g.nbx);
+    const McVec v = mc_refine(a, &a->g, &a->ph, a->vec_a, a->cost_a, k % a->g.nbx, k / a->g.nbx);
     if (MC_LANE == 0)
         a->vec_c[k] = v;
 }
