@@ -352,6 +352,85 @@ MCF uint32_t mc_cost_sub_part(const McPlaneView *P, const McPlaneView *N, const 
     return s;
 }
 
+/* The one-sided rule (docs/quality.md, issue 16, step 8) as sums over
+ * the lane's pixels of the window, in the walk of mc_cost_int_part():
+ * s[0] the SAD over every pixel (clamped samples), s[1] the SAD over the
+ * pixels whose two integer sample positions lie inside the picture, s[2]
+ * the count of the others (missed). The cost is mc_one_sided_cost() of
+ * their totals. Every backend computes these numbers; the GPU this way
+ * (one pass, no branch around the warp sums), the CPU from rectangles
+ * (filters/mc_vectors.c). */
+MCF int mc_inside(const McPlaneView *p, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < p->w && y < p->h;
+}
+
+MCF void mc_cost_int_os_part(const McPlaneView *P, const McPlaneView *N, int x0, int y0, int w,
+                             int h, int ax, int ay, int bx, int by, int lane, int nlanes,
+                             uint32_t s[3])
+{
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = x0 + lane % w, y = y0 + lane / w;
+    for (int j = lane; j < w * h; j += nlanes) {
+        const uint32_t d = (uint32_t)mc_abs(mc_px(P, x - ax, y - ay) - mc_px(N, x + bx, y + by));
+        const int in = mc_inside(P, x - ax, y - ay) && mc_inside(N, x + bx, y + by);
+        s[0] += d;
+        s[1] += in ? d : 0;
+        s[2] += (uint32_t)!in;
+        x += sx;
+        y += sy;
+        if (x >= x0 + w) {
+            x -= w;
+            y++;
+        }
+    }
+}
+
+/* The same for the bilinear cost of the quarter-pel vector (vx, vy). */
+MCF void mc_cost_sub_os_part(const McPlaneView *P, const McPlaneView *N, const McPhase *ph,
+                             int x0, int y0, int w, int h, int vx, int vy, int lane, int nlanes,
+                             uint32_t s[3])
+{
+    int ax, ay, bx, by;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    const int pxs = x0 * 16 - ax, pys = y0 * 16 - ay, nxs = x0 * 16 + bx, nys = y0 * 16 + by;
+    const int ix = pxs >> 4, fx = pxs & 15, iy = pys >> 4, fy = pys & 15;
+    const int jx = nxs >> 4, gx = nxs & 15, jy = nys >> 4, gy = nys & 15;
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = lane % w, y = lane / w;
+    for (int i = lane; i < w * h; i += nlanes) {
+        const uint32_t d = (uint32_t)mc_abs(mc_bilin_px(P, ix + x, iy + y, fx, fy) -
+                                            mc_bilin_px(N, jx + x, jy + y, gx, gy));
+        const int in = mc_inside(P, ix + x, iy + y) && mc_inside(N, jx + x, jy + y);
+        s[0] += d;
+        s[1] += in ? d : 0;
+        s[2] += (uint32_t)!in;
+        x += sx;
+        y += sy;
+        if (x >= w) {
+            x -= w;
+            y++;
+        }
+    }
+}
+
+/* Whether the one-sided rule applies to a window of area pixels of which
+ * missed have a sample outside the picture: a quarter or more. */
+MCF int mc_one_sided_applies(int area, uint32_t missed)
+{
+    return (uint64_t)MC_OCC_Q * missed >= (uint64_t)area;
+}
+
+/* The cost of a window from its sums: where the rule applies, the SAD
+ * over the pixels both sides see plus t per missed pixel; else the
+ * two-sided SAD with clamped samples. */
+MCF uint32_t mc_one_sided_cost(int area, uint32_t sad_all, uint32_t sad_valid, uint32_t missed,
+                               uint32_t t)
+{
+    return mc_one_sided_applies(area, missed) ? sad_valid + t * missed : sad_all;
+}
+
 /* filters/blend.c at one pixel: (1-t)*prev + t*next. */
 MCF int mc_blend_px(int p, int n, int wt)
 {

@@ -14,7 +14,15 @@
  *     uint32_t mc_cost_sub(MC_STAGE_CTX c, int x0, int y0, int w, int h,
  *                          int vx, int vy);
  *         the bilateral cost (bilinear samples, 1/16 units) of the quarter
- *         pel vector (vx, vy) at the context's phase over the window.
+ *         pel vector (vx, vy) at the context's phase over the window;
+ *     uint32_t mc_cost_int_os(MC_STAGE_CTX c, const McGrid *g, int x0, int y0,
+ *                             int w, int h, int ax, int ay, int bx, int by);
+ *     uint32_t mc_cost_sub_os(MC_STAGE_CTX c, const McGrid *g,
+ *                             const McPhase *ph, int x0, int y0, int w, int h,
+ *                             int vx, int vy);
+ *         the same costs under the one-sided rule at the picture's edges:
+ *         mc_one_sided_cost() of the sums of mc_cost_{int,sub}_os_part()
+ *         (mc_block.h), however the backend computes them.
  * Every thread of a group (a warp on the GPU) calls these functions with
  * the same arguments and gets the same costs, so all take the same
  * decisions. */
@@ -23,54 +31,6 @@
 #endif
 
 #include "filters/mc_block.h"
-
-/* The one-sided rule (docs/quality.md, issue 16, step 8): where a quarter
- * of the window of area pixels or more has a sample outside the picture
- * (valid: the pixels whose two samples are inside), the cost is the SAD
- * over the valid pixels plus t per missed pixel. */
-MCF int mc_one_sided_applies(int area, int valid)
-{
-    return MC_OCC_Q * (area - valid) >= area;
-}
-
-/* The costs with the one-sided rule; else the two-sided cost with clamped
- * samples. The valid pixels form a rectangle (mc_valid_rect()), and a
- * sample's position does not depend on the window it is summed in, so the
- * SAD over the valid pixels is the backend's cost over that rectangle. */
-MCF uint32_t mc_cost_int_os(MC_STAGE_CTX c, const McGrid *g, int x0, int y0, int w, int h,
-                            int ax, int ay, int bx, int by)
-{
-    if (mc_in_picture(g->width, g->height, x0 - ax, y0 - ay, w, h) &&
-        mc_in_picture(g->width, g->height, x0 + bx, y0 + by, w, h))
-        return mc_cost_int(c, x0, y0, w, h, ax, ay, bx, by);
-    int rx, ry, rw, rh;
-    mc_valid_rect(g->width, g->height, x0, y0, w, h, -ax, -ay, bx, by, &rx, &ry, &rw, &rh);
-    const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
-    if (!mc_one_sided_applies(w * h, valid))
-        return mc_cost_int(c, x0, y0, w, h, ax, ay, bx, by);
-    const uint32_t sad = valid ? mc_cost_int(c, rx, ry, rw, rh, ax, ay, bx, by) : 0;
-    return sad + (uint32_t)(MC_OCC_T * (w * h - valid));
-}
-
-MCF uint32_t mc_cost_sub_os(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, int x0, int y0,
-                            int w, int h, int vx, int vy)
-{
-    /* |a|, |b| <= 4 |v| (1/16 pel): the integer sample positions lie
-     * within (|v| + 3) / 4 pixels of the window */
-    const int mx = (mc_abs(vx) + 3) >> 2, my = (mc_abs(vy) + 3) >> 2;
-    if (mc_in_picture(g->width, g->height, x0 - mx, y0 - my, w + 2 * mx, h + 2 * my))
-        return mc_cost_sub(c, x0, y0, w, h, vx, vy);
-    int ax, ay, bx, by, rx, ry, rw, rh;
-    mc_phase_split(vx, 4, ph, &ax, &bx);
-    mc_phase_split(vy, 4, ph, &ay, &by);
-    mc_valid_rect(g->width, g->height, x0, y0, w, h, (-ax) >> 4, (-ay) >> 4, bx >> 4, by >> 4,
-                  &rx, &ry, &rw, &rh);
-    const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
-    if (!mc_one_sided_applies(w * h, valid))
-        return mc_cost_sub(c, x0, y0, w, h, vx, vy);
-    const uint32_t sad = valid ? mc_cost_sub(c, rx, ry, rw, rh, vx, vy) : 0;
-    return sad + (uint32_t)(16 * MC_OCC_T * (w * h - valid));
-}
 
 /* Candidates of block (bx, by) of the fields fwd, bwd (full pel), in this
  * order (it decides ties): zero; the forward and negated backward vectors

@@ -70,6 +70,33 @@ MCF uint32_t mc_cost_sub(const CudaMcArgs *a, int x0, int y0, int w, int h, int 
                                    MC_LANE, MC_NLANES));
 }
 
+/* The one-sided costs in one pass over the window: the three sums of
+ * mc_block.h, each added up over the warp; no branch around a warp sum
+ * depends on anything but the arguments, and there is one call site of
+ * each (nvcc -O2 miscompiled the CPU's rectangle form, whose warp sums sat
+ * on three paths: a few blocks per picture differed on the H100). */
+MCF uint32_t mc_cost_int_os(const CudaMcArgs *a, const McGrid *g, int x0, int y0, int w, int h,
+                            int ax, int ay, int bx, int by)
+{
+    (void)g;
+    uint32_t s[3] = { 0, 0, 0 };
+    mc_cost_int_os_part(&a->prev[0], &a->next[0], x0, y0, w, h, ax, ay, bx, by, MC_LANE,
+                        MC_NLANES, s);
+    const uint32_t all = MC_SUM(s[0]), valid = MC_SUM(s[1]), missed = MC_SUM(s[2]);
+    return mc_one_sided_cost(w * h, all, valid, missed, MC_OCC_T);
+}
+
+MCF uint32_t mc_cost_sub_os(const CudaMcArgs *a, const McGrid *g, const McPhase *ph, int x0,
+                            int y0, int w, int h, int vx, int vy)
+{
+    (void)g;
+    uint32_t s[3] = { 0, 0, 0 };
+    mc_cost_sub_os_part(&a->prev[0], &a->next[0], ph, x0, y0, w, h, vx, vy, MC_LANE, MC_NLANES,
+                        s);
+    const uint32_t all = MC_SUM(s[0]), valid = MC_SUM(s[1]), missed = MC_SUM(s[2]);
+    return mc_one_sided_cost(w * h, all, valid, missed, 16 * MC_OCC_T);
+}
+
 #include "filters/mc_stages.h"
 
 /* Stage A of block k; every lane computes, lane 0 stores. */
