@@ -73,8 +73,10 @@ MCF uint32_t mc_cost_sub(const CudaMcArgs *a, int x0, int y0, int w, int h, int 
 /* The one-sided costs in one pass over the window: the three sums of
  * mc_block.h, each added up over the warp; no branch around a warp sum
  * depends on anything but the arguments, and there is one call site of
- * each (nvcc -O2 miscompiled the CPU's rectangle form, whose warp sums sat
- * on three paths: a few blocks per picture differed on the H100). */
+ * each. (The CPU's rectangle form, whose warp sums sat on three paths,
+ * gave other costs on the H100 when built with nvcc 13.0 -O2, not with -O0
+ * -G: a few blocks per picture differed. The cause was not isolated; this
+ * form is identical to the CPU's, tests/cuda/test_cuda_equiv.) */
 MCF uint32_t mc_cost_int_os(const CudaMcArgs *a, const McGrid *g, int x0, int y0, int w, int h,
                             int ax, int ay, int bx, int by)
 {
