@@ -22,6 +22,36 @@ void mc_mask_weights(int block, int x, int y, int w[3])
         w[k] = mc_mask8(k, block, x, y) * 32;
 }
 
+static int key_cmp(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+McVec mc_camera_vector(const MotionFields *fields, int nb, uint32_t *keys)
+{
+    McVec g = { 0, 0 };
+    if (!fields || nb <= 0 || fields->fwd.bw * fields->fwd.bh != nb)
+        return g;
+    const MotionVector *mv = fields->fwd.mv;
+    for (int k = 0; k < nb; k++)
+        keys[k] = (uint32_t)(uint16_t)(mv[k].y + 32768) << 16 | (uint16_t)(mv[k].x + 32768);
+    qsort(keys, (size_t)nb, sizeof *keys, key_cmp);
+    /* the longest run of equal keys; the first (smallest) on a tie */
+    int best = 0, run = 0;
+    uint32_t bk = keys[0];
+    for (int k = 0; k < nb; k++) {
+        run = k && keys[k] == keys[k - 1] ? run + 1 : 1;
+        if (run > best) {
+            best = run;
+            bk = keys[k];
+        }
+    }
+    g.x = (int16_t)((int)(bk & 0xffff) - 32768);
+    g.y = (int16_t)((int)(bk >> 16) - 32768);
+    return g;
+}
+
 int mc_init(void **priv, const FilterParams *p, OmctiMethod method, char *err, size_t errlen)
 {
     if (p->block != 8 && p->block != 16 && p->block != 32)

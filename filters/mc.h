@@ -3,11 +3,15 @@
  * Per pair (new_pair): the scene-cut and stepwise-source decisions
  * (filters/scenecut.h); either makes the pair hold the nearer original.
  * Per phase t (picture): for every block of the in-between picture a vector
- * is chosen among candidates from both motion fields (zero, and the forward
- * and negated backward vectors of the block and its 8 neighbours) by its
- * bilateral cost at t over the block grown by block/4 on every side;
- * outliers are replaced by the 3x3 vector median when that costs at most
- * 6/16 more; the vector is refined to quarter pel on the block. Then every
+ * is chosen among candidates from both motion fields (zero, the forward
+ * and negated backward vectors of the block and its 4 direct neighbours,
+ * and the pair's camera vector, mc_camera_vector()) by its bilateral cost
+ * at t over the block grown by block/4 on every side plus a smoothness term
+ * towards the camera vector, one-sided where the window leaves the picture
+ * (mc_stages.h); outliers are replaced by the 3x3 vector median when that
+ * costs at most 6/16 more; the vector is refined to quarter pel on the
+ * block. Pixels that only one side sees at the picture's edges take that
+ * side alone (mc_block.h mc_one_sided_wt()). Then every
  * block is compensated with bicubic samples: with one vector (mcti) or per
  * sub-block with its own vector and the two neighbouring blocks' vectors
  * under per-pixel OBMC masks (omcti; H.263 Annex F masks scaled to the
@@ -67,5 +71,11 @@ extern const FilterBackend mc_backend_cpu;
  * right half), w[2] the vertical neighbour (above for the top half, below
  * for the bottom half). They sum to 256 and are multiples of 32. */
 void mc_mask_weights(int block, int x, int y, int w[3]);
+
+/* The pair's camera vector (full pel; docs/quality.md, issue 16, step 4):
+ * the most frequent vector of the forward field, a tie to the smaller
+ * packed key (y + 32768) << 16 | (x + 32768). keys: scratch for nb keys;
+ * fields without nb blocks (or none): zero. */
+McVec mc_camera_vector(const MotionFields *fields, int nb, uint32_t *keys);
 
 #endif

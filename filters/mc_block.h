@@ -65,9 +65,12 @@ typedef struct McSceneStats {
     uint32_t textured, same;
 } McSceneStats;
 
-#define MC_MAX_CAND 19   /* zero + 2 per block of the 3x3 neighbourhood  */
+#define MC_MAX_CAND 12   /* zero + 2 per block of the cross of 5 + camera */
 #define MC_MARGIN_DIV 4  /* bilateral window: the block grown by block/4  */
 #define MC_MEDIAN_TOL 6  /* the median may cost (16 + 6)/16 of the vector */
+#define MC_SMOOTH_SHIFT 5 /* smoothness: (A * |c - camera|_1) >> 5 (lambda0 = 1) */
+#define MC_OCC_T 6       /* one-sided cost: grey levels per pixel one side misses */
+#define MC_OCC_Q 4       /* ... when at least 1/4 of the window is missed   */
 
 /* Catmull-Rom (Keys, a = -1/2) taps in 1/64 for the 16 fractions, rounded
  * and mirrored so that f and 16 - f are symmetric and every row sums to 64. */
@@ -156,6 +159,29 @@ MCF void mc_block_area(const McGrid *g, int bx, int by, int *x0, int *y0, int *w
     *h = mc_min(g->block, g->height - *y0);
 }
 
+/* Whether the integer positions [x, x + w) x [y, y + h) all lie inside a
+ * pw x ph picture (not its padding). */
+MCF int mc_in_picture(int pw, int ph, int x, int y, int w, int h)
+{
+    return x >= 0 && y >= 0 && x + w <= pw && y + h <= ph;
+}
+
+/* The pixels of the window [x0, x0 + w) x [y0, y0 + h) whose integer prev
+ * sample position x + pdx, y + pdy and next sample position x + ndx,
+ * y + ndy both lie inside a pw x ph picture: a rectangle (empty: *rw or
+ * *rh <= 0). For the whole-pixel cost pdx = -ax, ndx = bx; for the
+ * bilinear cost the integer parts, floor(-a / 16) and floor(b / 16). */
+MCF void mc_valid_rect(int pw, int ph, int x0, int y0, int w, int h, int pdx, int pdy, int ndx,
+                       int ndy, int *rx, int *ry, int *rw, int *rh)
+{
+    const int xa = mc_max(x0, mc_max(-pdx, -ndx)), xb = mc_min(x0 + w, mc_min(pw - pdx, pw - ndx));
+    const int ya = mc_max(y0, mc_max(-pdy, -ndy)), yb = mc_min(y0 + h, mc_min(ph - pdy, ph - ndy));
+    *rx = xa;
+    *ry = ya;
+    *rw = xb - xa;
+    *rh = yb - ya;
+}
+
 /* Pixel (x, y), the coordinates clamped to the plane. */
 MCF int mc_px(const McPlaneView *p, int x, int y)
 {
@@ -208,6 +234,18 @@ MCF int mc_put16(int p)
     return (p + 8) >> 4;
 }
 
+/* The next weight of a prediction whose integer prev sample is (px, py)
+ * and next sample (nx, ny) (docs/quality.md, issue 16, step 9): the
+ * phase's wt where both or neither lie inside the pictures, else all of
+ * the side that sees the pixel. */
+MCF int mc_one_sided_wt(const McPlaneView *P, const McPlaneView *N, int px, int py, int nx,
+                        int ny, int wt)
+{
+    const int pin = px >= 0 && py >= 0 && px < P->w && py < P->h;
+    const int nin = nx >= 0 && ny >= 0 && nx < N->w && ny < N->h;
+    return pin == nin ? wt : nin ? 256 : 0;
+}
+
 /* The bidirectional bicubic prediction (1/16 units) at pixel (x, y) of a
  * plane for the vector v (quarter luma pel; scale 4 luma, 2 chroma) at
  * phase weight wt (1/256). */
@@ -219,7 +257,8 @@ MCF int mc_pred_px(const McPlaneView *P, const McPlaneView *N, const McPhase *ph
     mc_phase_split(v.y, scale, ph, &ay, &by);
     const int pxs = x * 16 - ax, pys = y * 16 - ay, nxs = x * 16 + bx, nys = y * 16 + by;
     return mc_pred_mix(mc_cubic_px(P, pxs >> 4, pys >> 4, pxs & 15, pys & 15),
-                       mc_cubic_px(N, nxs >> 4, nys >> 4, nxs & 15, nys & 15), wt);
+                       mc_cubic_px(N, nxs >> 4, nys >> 4, nxs & 15, nys & 15),
+                       mc_one_sided_wt(P, N, pxs >> 4, pys >> 4, nxs >> 4, nys >> 4, wt));
 }
 
 MCF int mc_vec_eq(McVec a, McVec b)
@@ -311,6 +350,85 @@ MCF uint32_t mc_cost_sub_part(const McPlaneView *P, const McPlaneView *N, const 
         }
     }
     return s;
+}
+
+/* The one-sided rule (docs/quality.md, issue 16, step 8) as sums over
+ * the lane's pixels of the window, in the walk of mc_cost_int_part():
+ * s[0] the SAD over every pixel (clamped samples), s[1] the SAD over the
+ * pixels whose two integer sample positions lie inside the picture, s[2]
+ * the count of the others (missed). The cost is mc_one_sided_cost() of
+ * their totals. Every backend computes these numbers; the GPU this way
+ * (one pass, no branch around the warp sums), the CPU from rectangles
+ * (filters/mc_vectors.c). */
+MCF int mc_inside(const McPlaneView *p, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < p->w && y < p->h;
+}
+
+MCF void mc_cost_int_os_part(const McPlaneView *P, const McPlaneView *N, int x0, int y0, int w,
+                             int h, int ax, int ay, int bx, int by, int lane, int nlanes,
+                             uint32_t s[3])
+{
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = x0 + lane % w, y = y0 + lane / w;
+    for (int j = lane; j < w * h; j += nlanes) {
+        const uint32_t d = (uint32_t)mc_abs(mc_px(P, x - ax, y - ay) - mc_px(N, x + bx, y + by));
+        const int in = mc_inside(P, x - ax, y - ay) && mc_inside(N, x + bx, y + by);
+        s[0] += d;
+        s[1] += in ? d : 0;
+        s[2] += (uint32_t)!in;
+        x += sx;
+        y += sy;
+        if (x >= x0 + w) {
+            x -= w;
+            y++;
+        }
+    }
+}
+
+/* The same for the bilinear cost of the quarter-pel vector (vx, vy). */
+MCF void mc_cost_sub_os_part(const McPlaneView *P, const McPlaneView *N, const McPhase *ph,
+                             int x0, int y0, int w, int h, int vx, int vy, int lane, int nlanes,
+                             uint32_t s[3])
+{
+    int ax, ay, bx, by;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    const int pxs = x0 * 16 - ax, pys = y0 * 16 - ay, nxs = x0 * 16 + bx, nys = y0 * 16 + by;
+    const int ix = pxs >> 4, fx = pxs & 15, iy = pys >> 4, fy = pys & 15;
+    const int jx = nxs >> 4, gx = nxs & 15, jy = nys >> 4, gy = nys & 15;
+    const int sx = nlanes % w, sy = nlanes / w;
+    int x = lane % w, y = lane / w;
+    for (int i = lane; i < w * h; i += nlanes) {
+        const uint32_t d = (uint32_t)mc_abs(mc_bilin_px(P, ix + x, iy + y, fx, fy) -
+                                            mc_bilin_px(N, jx + x, jy + y, gx, gy));
+        const int in = mc_inside(P, ix + x, iy + y) && mc_inside(N, jx + x, jy + y);
+        s[0] += d;
+        s[1] += in ? d : 0;
+        s[2] += (uint32_t)!in;
+        x += sx;
+        y += sy;
+        if (x >= w) {
+            x -= w;
+            y++;
+        }
+    }
+}
+
+/* Whether the one-sided rule applies to a window of area pixels of which
+ * missed have a sample outside the picture: a quarter or more. */
+MCF int mc_one_sided_applies(int area, uint32_t missed)
+{
+    return (uint64_t)MC_OCC_Q * missed >= (uint64_t)area;
+}
+
+/* The cost of a window from its sums: where the rule applies, the SAD
+ * over the pixels both sides see plus t per missed pixel; else the
+ * two-sided SAD with clamped samples. */
+MCF uint32_t mc_one_sided_cost(int area, uint32_t sad_all, uint32_t sad_valid, uint32_t missed,
+                               uint32_t t)
+{
+    return mc_one_sided_applies(area, missed) ? sad_valid + t * missed : sad_all;
 }
 
 /* filters/blend.c at one pixel: (1-t)*prev + t*next. */

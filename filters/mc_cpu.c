@@ -17,6 +17,7 @@ static void mc_cpu_uninit(void **priv)
     aligned_free(s->vec_c);
     aligned_free(s->cost_a);
     aligned_free(s->tab);
+    aligned_free(s->keys);
     free(s);
     *priv = NULL;
 }
@@ -52,7 +53,8 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->tab = aligned_calloc((2 * (size_t)s->ph.K + 1) * sizeof *s->tab);
     s->ph.tab = s->tab;
     s->ph.den = 0; /* no phase yet */
-    if (!s->vec_a || !s->vec_c || !s->cost_a || !s->tab) {
+    s->keys = aligned_calloc(n * sizeof *s->keys);
+    if (!s->vec_a || !s->vec_c || !s->cost_a || !s->tab || !s->keys) {
         mc_cpu_uninit((void **)&s);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
@@ -65,8 +67,9 @@ static int mc_cpu_stats(void *priv, const FilterPair *pair, McSceneStats *st, ch
 {
     (void)err;
     (void)errlen;
-    const Mc *s = priv;
+    Mc *s = priv;
     scenecut_stats(pair, s->block, s->threads, st);
+    s->cam = mc_camera_vector(pair->fields, s->nbx * s->nby, s->keys);
     return 0;
 }
 

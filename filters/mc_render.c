@@ -14,9 +14,9 @@ static inline int cubic_inside(const OmctiPlane *p, int x0, int y0, int w, int h
            y0 + h + 1 <= p->h - 1 + p->pad;
 }
 
-/* The C reference's prediction with clamped samples (mc_block.h), for the
- * rare footprints past the padding; out of line, so that the fast path
- * stays lean. */
+/* The C reference's prediction with clamped samples and the one-sided
+ * weights (mc_block.h mc_pred_px()), for the rare footprints past the
+ * padding; out of line, so that the fast path stays lean. */
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
@@ -28,14 +28,52 @@ static void predict_clamped(uint16_t *dst, const OmctiPlane *P, const OmctiPlane
     const McPlaneView nv = { N->data, (int)N->stride, N->w, N->h };
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            dst[y * 32 + x] = (uint16_t)mc_pred_mix(mc_cubic_px(&pv, ix + x, iy + y, fx, fy),
-                                                    mc_cubic_px(&nv, jx + x, jy + y, gx, gy), wt);
+            dst[y * 32 + x] = (uint16_t)mc_pred_mix(
+                mc_cubic_px(&pv, ix + x, iy + y, fx, fy), mc_cubic_px(&nv, jx + x, jy + y, gx, gy),
+                mc_one_sided_wt(&pv, &nv, ix + x, iy + y, jx + x, jy + y, wt));
+}
+
+/* The pixels of a prediction that one side only sees (mc_block.h
+ * mc_one_sided_wt() != wt) take that side alone: the DSP prediction with
+ * weight 0 (prev) or 256 (next), bit-exact like every weight, computed
+ * only when such pixels exist. Per row, the columns whose prev / next
+ * sample lies inside the picture are an interval each. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void one_sided_fixup(const Mc *s, uint16_t *dst, const OmctiPlane *P,
+                            const OmctiPlane *N, const uint8_t *p, int fx, int fy,
+                            const uint8_t *n, int gx, int gy, int ix, int iy, int jx, int jy,
+                            int kw, int w, int h)
+{
+    uint16_t side[2][32 * 32];
+    int have[2] = { 0, 0 };
+    const int pxa = max_i(-ix, 0), pxb = min_i(P->w - ix, w);  /* prev inside: [pxa, pxb) */
+    const int nxa = max_i(-jx, 0), nxb = min_i(N->w - jx, w);
+    for (int y = 0; y < h; y++) {
+        const int pyin = iy + y >= 0 && iy + y < P->h, nyin = jy + y >= 0 && jy + y < N->h;
+        for (int x = 0; x < w; x++) {
+            const int pin = pyin && x >= pxa && x < pxb, nin = nyin && x >= nxa && x < nxb;
+            if (pin == nin)
+                continue;
+            /* side 0: prev alone (wn = 0), side 1: next alone (wn = 256) */
+            const int k = nin;
+            if (!have[k]) {
+                s->dsp.pred2(side[k], 32, p, P->stride, fx, fy, n, N->stride, gx, gy, kw, h,
+                             k ? 256 : 0);
+                have[k] = 1;
+            }
+            dst[y * 32 + x] = side[k][y * 32 + x];
+        }
+    }
 }
 
 /* Prediction of a w x h region at (x0, y0) of plane c for one vector, in
  * 1/16 units, into dst (stride 32): through the DSP table when both
- * footprints are inside the padded planes, else with the C reference's
- * clamped samples (mc_block.h; the rare vectors past the padding). The
+ * footprints are inside the padded planes (then the pixels one side only
+ * sees are redone, one_sided_fixup()), else with the C reference's clamped
+ * samples and one-sided weights (mc_block.h; the rare vectors past the
+ * padding). The
  * kernel computes 8, 16 or 32 columns; columns past w are scratch (dst has
  * room for them), and a sample's value does not depend on the region it is
  * computed in, so predicting a whole block at once equals predicting its
@@ -54,8 +92,13 @@ static void predict(const Mc *s, uint16_t *dst, const FilterPair *pr, int c, McV
     split16(y0 * 16 + by, &jy, &gy);
     if (cubic_inside(P, ix, iy, w, h) && cubic_inside(N, jx, jy, w, h)) {
         const int kw = w <= 8 ? 8 : w <= 16 ? 16 : 32;
-        s->dsp.pred2(dst, 32, P->data + (ptrdiff_t)iy * P->stride + ix, P->stride, fx, fy,
-                     N->data + (ptrdiff_t)jy * N->stride + jx, N->stride, gx, gy, kw, h, wt);
+        const uint8_t *p = P->data + (ptrdiff_t)iy * P->stride + ix;
+        const uint8_t *n = N->data + (ptrdiff_t)jy * N->stride + jx;
+        s->dsp.pred2(dst, 32, p, P->stride, fx, fy, n, N->stride, gx, gy, kw, h, wt);
+        /* Where a footprint leaves the picture, the pixels that only one
+         * side sees take that side alone (the others keep wt). */
+        if (!mc_in_picture(P->w, P->h, ix, iy, w, h) || !mc_in_picture(N->w, N->h, jx, jy, w, h))
+            one_sided_fixup(s, dst, P, N, p, fx, fy, n, gx, gy, ix, iy, jx, jy, kw, w, h);
         return;
     }
     predict_clamped(dst, P, N, ix, iy, fx, fy, jx, jy, gx, gy, w, h, wt);

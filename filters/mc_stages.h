@@ -14,7 +14,15 @@
  *     uint32_t mc_cost_sub(MC_STAGE_CTX c, int x0, int y0, int w, int h,
  *                          int vx, int vy);
  *         the bilateral cost (bilinear samples, 1/16 units) of the quarter
- *         pel vector (vx, vy) at the context's phase over the window.
+ *         pel vector (vx, vy) at the context's phase over the window;
+ *     uint32_t mc_cost_int_os(MC_STAGE_CTX c, const McGrid *g, int x0, int y0,
+ *                             int w, int h, int ax, int ay, int bx, int by);
+ *     uint32_t mc_cost_sub_os(MC_STAGE_CTX c, const McGrid *g,
+ *                             const McPhase *ph, int x0, int y0, int w, int h,
+ *                             int vx, int vy);
+ *         the same costs under the one-sided rule at the picture's edges:
+ *         mc_one_sided_cost() of the sums of mc_cost_{int,sub}_os_part()
+ *         (mc_block.h), however the backend computes them.
  * Every thread of a group (a warp on the GPU) calls these functions with
  * the same arguments and gets the same costs, so all take the same
  * decisions. */
@@ -24,28 +32,34 @@
 
 #include "filters/mc_block.h"
 
-/* Candidates of block (bx, by) of the fields fwd, bwd (full pel): zero,
- * then the forward and negated backward vectors of the block and of its
- * neighbours in raster order, without duplicates. The order decides ties.
- * Returns the count (<= MC_MAX_CAND). */
-MCF int mc_gather(const McVec *fwd, const McVec *bwd, int nbx, int nby, int bx, int by,
-                  int cx[MC_MAX_CAND], int cy[MC_MAX_CAND])
+/* Candidates of block (bx, by) of the fields fwd, bwd (full pel), in this
+ * order (it decides ties): zero; the forward and negated backward vectors
+ * of the block, then of its left, right, upper and lower neighbours; the
+ * pair's camera vector cam. Without duplicates. Returns the count
+ * (<= MC_MAX_CAND). */
+MCF int mc_gather(const McVec *fwd, const McVec *bwd, McVec cam, int nbx, int nby, int bx,
+                  int by, int cx[MC_MAX_CAND], int cy[MC_MAX_CAND])
 {
     uint32_t keys[MC_MAX_CAND];
     int n = 0;
     keys[n] = 0; cx[n] = 0; cy[n] = 0; n++;
-    const int order[9][2] = {
-        {0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1},
-    };
-    for (int k = 0; k < 9; k++) {
-        const int x = bx + order[k][0], y = by + order[k][1];
-        if (x < 0 || y < 0 || x >= nbx || y >= nby) continue;
-        const McVec vf = fwd[y * nbx + x], vb = bwd[y * nbx + x];
-        const int vx[2] = {vf.x, -vb.x}, vy[2] = {vf.y, -vb.y};
-        for (int j = 0; j < 2; j++) {
+    const int order[5][2] = { {0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1} };
+    for (int k = 0; k < 6; k++) {
+        int vx[2], vy[2], m = 1;
+        if (k < 5) {
+            const int x = bx + order[k][0], y = by + order[k][1];
+            if (x < 0 || y < 0 || x >= nbx || y >= nby) continue;
+            const McVec vf = fwd[y * nbx + x], vb = bwd[y * nbx + x];
+            vx[0] = vf.x; vy[0] = vf.y;
+            vx[1] = -vb.x; vy[1] = -vb.y;
+            m = 2;
+        } else {
+            vx[0] = cam.x; vy[0] = cam.y;
+        }
+        for (int j = 0; j < m; j++) {
             /* branch-free duplicate test on packed (x, y) keys; the slot
              * at n is overwritten when the candidate was a duplicate (at
-             * most 18 writes after the zero: n <= 18 at a write) */
+             * most 11 writes after the zero: n <= 11 at a write) */
             const uint32_t key = (uint32_t)(uint16_t)vx[j] | (uint32_t)(uint16_t)vy[j] << 16;
             int dup = 0;
             for (int i = 0; i < n; i++)
@@ -59,21 +73,25 @@ MCF int mc_gather(const McVec *fwd, const McVec *bwd, int nbx, int nby, int bx, 
     return n;
 }
 
-/* Stage A of block (bx, by): the candidate with the smallest whole-pixel
- * bilateral SAD over the window (the first on a tie), in quarter pel, and
- * its exact cost in *cost. */
+/* Stage A of block (bx, by): the candidate with the smallest cost (the
+ * first on a tie), in quarter pel, and its exact bilateral cost in *cost.
+ * The cost is the whole-pixel bilateral SAD over the window (one-sided at
+ * the picture's edges) plus the smoothness term (A * |c - cam|_1) >> 5
+ * towards the pair's camera vector (A: the window's pixel count). */
 MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *fwd,
-                    const McVec *bwd, int bx, int by, uint32_t *cost)
+                    const McVec *bwd, McVec cam, int bx, int by, uint32_t *cost)
 {
     int cx[MC_MAX_CAND], cy[MC_MAX_CAND];
-    const int n = mc_gather(fwd, bwd, g->nbx, g->nby, bx, by, cx, cy);
+    const int n = mc_gather(fwd, bwd, cam, g->nbx, g->nby, bx, by, cx, cy);
     int x0, y0, w, h;
     mc_window(g, bx, by, &x0, &y0, &w, &h);
     uint32_t best = 0xffffffffu;
     int bi = 0;
     for (int i = 0; i < n; i++) {
         const int ax = mc_disp(ph, cx[i]), ay = mc_disp(ph, cy[i]);
-        const uint32_t s = mc_cost_int(c, x0, y0, w, h, ax, ay, cx[i] - ax, cy[i] - ay);
+        const uint32_t d1 = (uint32_t)(mc_abs(cx[i] - cam.x) + mc_abs(cy[i] - cam.y));
+        const uint32_t s = mc_cost_int_os(c, g, x0, y0, w, h, ax, ay, cx[i] - ax, cy[i] - ay) +
+                           (uint32_t)(((uint64_t)(w * h) * d1) >> MC_SMOOTH_SHIFT);
         if (s < best) {
             best = s;
             bi = i;
@@ -84,7 +102,7 @@ MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
     v.y = (int16_t)(cy[bi] * 4);
     /* The screening reads whole pixels (the window shifted by at most half
      * a pixel); what the later stages compare is the exact cost. */
-    *cost = mc_cost_sub(c, x0, y0, w, h, v.x, v.y);
+    *cost = mc_cost_sub_os(c, g, ph, x0, y0, w, h, v.x, v.y);
     return v;
 }
 
@@ -115,8 +133,8 @@ MCF McVec mc_median(const McGrid *g, const McVec *v, int bx, int by)
 
 /* Stage C of block (bx, by), from stage A of the block and its neighbours
  * (vec_a, cost_a): the median of outliers, then the sub-pel refinement. */
-MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McVec *vec_a, const uint32_t *cost_a,
-                    int bx, int by)
+MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *vec_a,
+                    const uint32_t *cost_a, int bx, int by)
 {
     const int k = by * g->nbx + bx;
     McVec v = vec_a[k];
@@ -127,7 +145,7 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McVec *vec_a, const u
      * costs at most a little more here. */
     const McVec m = mc_median(g, vec_a, bx, by);
     if (!mc_vec_eq(m, v)) {
-        const uint32_t cm = mc_cost_sub(c, x0, y0, w, h, m.x, m.y);
+        const uint32_t cm = mc_cost_sub_os(c, g, ph, x0, y0, w, h, m.x, m.y);
         if ((uint64_t)cm * 16 <= (uint64_t)cv * (16 + MC_MEDIAN_TOL)) {
             v = m;
             cv = cm;
@@ -138,7 +156,7 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McVec *vec_a, const u
      * decides (no margin), over the 8 points of the square around the
      * vector per step (docs/quality.md, "8 points per step"). */
     mc_block_area(g, bx, by, &x0, &y0, &w, &h);
-    cv = mc_cost_sub(c, x0, y0, w, h, v.x, v.y);
+    cv = mc_cost_sub_os(c, g, ph, x0, y0, w, h, v.x, v.y);
     const int d8[8][2] = {
         {0, -1}, {-1, 0}, {1, 0}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1},
     };
@@ -146,7 +164,7 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McVec *vec_a, const u
         McVec best = v;
         for (int i = 0; i < 8; i++) {
             const int vx = v.x + d8[i][0] * step, vy = v.y + d8[i][1] * step;
-            const uint32_t cc = mc_cost_sub(c, x0, y0, w, h, vx, vy);
+            const uint32_t cc = mc_cost_sub_os(c, g, ph, x0, y0, w, h, vx, vy);
             if (cc < cv) {
                 cv = cc;
                 best.x = (int16_t)vx;

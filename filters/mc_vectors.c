@@ -84,6 +84,49 @@ static inline uint32_t mc_cost_sub(const McCostCtx *c, int x0, int y0, int w, in
     return cost_sub(c->dsp, c->P, c->N, x0, y0, w, h, vx, vy, c->ph);
 }
 
+/* The one-sided costs (mc_block.h mc_one_sided_cost()) from rectangles:
+ * the pixels whose two integer samples lie inside the picture form a
+ * rectangle (mc_valid_rect()), and a sample's position does not depend on
+ * the window it is summed in, so the SAD over them is the DSP cost over
+ * that rectangle; the two-sided SAD is needed only where the rule does not
+ * apply. Windows whose samples are all inside (nearly all) take one call. */
+static inline uint32_t mc_cost_int_os(const McCostCtx *c, const McGrid *g, int x0, int y0, int w,
+                                      int h, int ax, int ay, int bx, int by)
+{
+    if (mc_in_picture(g->width, g->height, x0 - ax, y0 - ay, w, h) &&
+        mc_in_picture(g->width, g->height, x0 + bx, y0 + by, w, h))
+        return mc_cost_int(c, x0, y0, w, h, ax, ay, bx, by);
+    int rx, ry, rw, rh;
+    mc_valid_rect(g->width, g->height, x0, y0, w, h, -ax, -ay, bx, by, &rx, &ry, &rw, &rh);
+    const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
+    const uint32_t missed = (uint32_t)(w * h - valid);
+    if (!mc_one_sided_applies(w * h, missed))
+        return mc_cost_int(c, x0, y0, w, h, ax, ay, bx, by);
+    const uint32_t sad = valid ? mc_cost_int(c, rx, ry, rw, rh, ax, ay, bx, by) : 0;
+    return mc_one_sided_cost(w * h, 0, sad, missed, MC_OCC_T);
+}
+
+static inline uint32_t mc_cost_sub_os(const McCostCtx *c, const McGrid *g, const McPhase *ph,
+                                      int x0, int y0, int w, int h, int vx, int vy)
+{
+    /* |a|, |b| <= 4 |v| (1/16 pel): the integer sample positions lie
+     * within (|v| + 3) / 4 pixels of the window */
+    const int mx = (mc_abs(vx) + 3) >> 2, my = (mc_abs(vy) + 3) >> 2;
+    if (mc_in_picture(g->width, g->height, x0 - mx, y0 - my, w + 2 * mx, h + 2 * my))
+        return mc_cost_sub(c, x0, y0, w, h, vx, vy);
+    int ax, ay, bx, by, rx, ry, rw, rh;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    mc_valid_rect(g->width, g->height, x0, y0, w, h, (-ax) >> 4, (-ay) >> 4, bx >> 4, by >> 4,
+                  &rx, &ry, &rw, &rh);
+    const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
+    const uint32_t missed = (uint32_t)(w * h - valid);
+    if (!mc_one_sided_applies(w * h, missed))
+        return mc_cost_sub(c, x0, y0, w, h, vx, vy);
+    const uint32_t sad = valid ? mc_cost_sub(c, rx, ry, rw, rh, vx, vy) : 0;
+    return mc_one_sided_cost(w * h, 0, sad, missed, 16 * MC_OCC_T);
+}
+
 #include "filters/mc_stages.h"
 
 void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec,
@@ -94,12 +137,12 @@ void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *v
     const size_t k = (size_t)by * s->nbx + bx;
     /* MotionVector is McVec's layout (int16 x, y) */
     vec[k] = mc_choose(&c, &s->grid, &s->ph, (const McVec *)f->fwd.mv, (const McVec *)f->bwd.mv,
-                       bx, by, &cost[k]);
+                       s->cam, bx, by, &cost[k]);
 }
 
 McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a,
                       const uint32_t *cost_a)
 {
     const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph };
-    return mc_refine(&c, &s->grid, vec_a, cost_a, bx, by);
+    return mc_refine(&c, &s->grid, &s->ph, vec_a, cost_a, bx, by);
 }

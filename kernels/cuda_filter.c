@@ -23,6 +23,7 @@
 #include "kernels/cuda_filter.h"
 #include "kernels/cuda_mc.h"
 #include "filters/filter.h"
+#include "filters/mc.h"
 #include "src/common.h"
 
 #define NBANDS 4               /* render/download pipeline depth           */
@@ -41,6 +42,8 @@ typedef struct CudaFilter {
     uint8_t *d_pic, *h_pic;    /* dense Y, U, V of one output picture      */
     size_t pic_bytes;
     McSceneStats *d_stats, *h_stats;
+    McVec cam;                 /* the pair's camera vector (host, per pair) */
+    uint32_t *keys;            /* mc_camera_vector()'s scratch             */
     cudaEvent_t ev_band[NBANDS], ev_dl[NBANDS], ev0, ev1;
 } CudaFilter;
 
@@ -60,6 +63,7 @@ static void cuda_filter_uninit(void **priv)
     cudaFree(f->d_stats);
     cudaFreeHost(f->h_pic);
     cudaFreeHost(f->h_stats);
+    free(f->keys);
     for (int i = 0; i < NBANDS; i++) {
         if (f->ev_band[i])
             cudaEventDestroy(f->ev_band[i]);
@@ -123,6 +127,11 @@ static int cuda_filter_init(void **priv, const FilterParams *p, OmctiMethod meth
     f->overlap = method == OMCTI_METHOD_OMCTI;
     f->g = (McGrid){ p->width, p->height, p->block, (p->width + p->block - 1) / p->block,
                      (p->height + p->block - 1) / p->block };
+    f->keys = malloc((size_t)f->g.nbx * f->g.nby * sizeof *f->keys);
+    if (!f->keys) {
+        free(f);
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "cuda filter: out of memory");
+    }
     const int rc = setup(f, p, err, errlen);
     if (rc < 0) {
         cuda_filter_uninit((void **)&f);
@@ -170,6 +179,9 @@ static int cuda_filter_stats(void *priv, const FilterPair *pr, McSceneStats *st,
     if ((rc = cuda_device_sync(f->d, err, errlen)) < 0)
         return rc;
     *st = *f->h_stats;
+    /* the camera vector from the host's copy of the forward field (the
+     * CPU backend's function: the same vector on every backend) */
+    f->cam = mc_camera_vector(pr->fields, f->g.nbx * f->g.nby, f->keys);
     return 0;
 }
 
@@ -251,6 +263,7 @@ static int fill_args(CudaFilter *f, const FilterPair *pr, CudaMcArgs *a, int sp,
     a->vec_c = f->d_vec + nb;
     a->cost_a = f->d_cost;
     a->ph = (McPhase){ f->d_tab, f->K, num, den };
+    a->cam = f->cam;
     if (d->fields_prev && d->fields_prev == pr->prev->serial &&
         d->fields_next == pr->next->serial) {
         a->fwd = d->d_fwd;

@@ -26,6 +26,7 @@ typedef struct CudaMcArgs {
     McGrid g;
     int overlap;                   /* 1 omcti (OBMC), 0 mcti                */
     const McVec *fwd, *bwd;        /* the pair's fields (full pel)          */
+    McVec cam;                     /* the pair's camera vector (full pel)   */
     /* Per block: screened vector and cost (stage A), final vector (C),
      * vectors in quarter luma pel. */
     McVec *vec_a, *vec_c;
@@ -69,13 +70,42 @@ MCF uint32_t mc_cost_sub(const CudaMcArgs *a, int x0, int y0, int w, int h, int 
                                    MC_LANE, MC_NLANES));
 }
 
+/* The one-sided costs in one pass over the window: the three sums of
+ * mc_block.h, each added up over the warp; no branch around a warp sum
+ * depends on anything but the arguments, and there is one call site of
+ * each. (The CPU's rectangle form, whose warp sums sat on three paths,
+ * gave other costs on the H100 when built with nvcc 13.0 -O2, not with -O0
+ * -G: a few blocks per picture differed. The cause was not isolated; this
+ * form is identical to the CPU's, tests/cuda/test_cuda_equiv.) */
+MCF uint32_t mc_cost_int_os(const CudaMcArgs *a, const McGrid *g, int x0, int y0, int w, int h,
+                            int ax, int ay, int bx, int by)
+{
+    (void)g;
+    uint32_t s[3] = { 0, 0, 0 };
+    mc_cost_int_os_part(&a->prev[0], &a->next[0], x0, y0, w, h, ax, ay, bx, by, MC_LANE,
+                        MC_NLANES, s);
+    const uint32_t all = MC_SUM(s[0]), valid = MC_SUM(s[1]), missed = MC_SUM(s[2]);
+    return mc_one_sided_cost(w * h, all, valid, missed, MC_OCC_T);
+}
+
+MCF uint32_t mc_cost_sub_os(const CudaMcArgs *a, const McGrid *g, const McPhase *ph, int x0,
+                            int y0, int w, int h, int vx, int vy)
+{
+    (void)g;
+    uint32_t s[3] = { 0, 0, 0 };
+    mc_cost_sub_os_part(&a->prev[0], &a->next[0], ph, x0, y0, w, h, vx, vy, MC_LANE, MC_NLANES,
+                        s);
+    const uint32_t all = MC_SUM(s[0]), valid = MC_SUM(s[1]), missed = MC_SUM(s[2]);
+    return mc_one_sided_cost(w * h, all, valid, missed, 16 * MC_OCC_T);
+}
+
 #include "filters/mc_stages.h"
 
 /* Stage A of block k; every lane computes, lane 0 stores. */
 MCF void mc_choose_block(const CudaMcArgs *a, int k)
 {
     uint32_t c;
-    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, k % a->g.nbx, k / a->g.nbx, &c);
+    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, a->cam, k % a->g.nbx, k / a->g.nbx, &c);
     if (MC_LANE == 0) {
         a->vec_a[k] = v;
         a->cost_a[k] = c;
@@ -85,7 +115,7 @@ MCF void mc_choose_block(const CudaMcArgs *a, int k)
 /* Stage C of block k. */
 MCF void mc_refine_block(const CudaMcArgs *a, int k)
 {
-    const McVec v = mc_refine(a, &a->g, a->vec_a, a->cost_a, k % a->g.nbx, k / a->g.nbx);
+    const McVec v = mc_refine(a, &a->g, &a->ph, a->vec_a, a->cost_a, k % a->g.nbx, k / a->g.nbx);
     if (MC_LANE == 0)
         a->vec_c[k] = v;
 }

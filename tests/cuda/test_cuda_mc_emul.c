@@ -61,6 +61,9 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     uint32_t *cost = malloc((size_t)nb * sizeof *cost);
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
+    uint32_t *keys = malloc((size_t)nb * sizeof *keys);
+    a.cam = mc_camera_vector(f, nb, keys); /* host code, as kernels/cuda_filter.c */
+    free(keys);
     a.vec_a = vec;
     a.vec_c = vec + nb;
     a.cost_a = cost;
