@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole 2x conversion, omcti (full and the default diamond search) against
+# Whole 2x conversion, omcti (the default search, pyramid, and full) against
 # FFmpeg's minterpolate at the same output rate, interleaved, wall clock.
 #   docs/speed_vs_minterpolate.sh CLIP.y4m [OMCTI] [ROUNDS]
 # CLIP: e.g. 40 frames of flower_720p scaled to 1080p:
@@ -11,10 +11,10 @@ n=$("$O" -y -i "$CLIP" -o /tmp/omcti-speed.y4m 2>&1 | sed -n 's/.* frames in, \(
 secs() { local s e; s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N); awk -v a="$s" -v b="$e" 'BEGIN{printf "%.2f", b-a}'; }
 for r in $(seq "$ROUNDS"); do
     a=$(secs "$O" -q -y -i "$CLIP" -o /tmp/omcti-speed.y4m --search full)
-    b=$(secs "$O" -q -y -i "$CLIP" -o /tmp/omcti-speed.y4m --search diamond)
+    b=$(secs "$O" -q -y -i "$CLIP" -o /tmp/omcti-speed.y4m)
     c=$(secs ffmpeg -v error -i "$CLIP" -vf minterpolate=fps=$fps -f null -)
     awk -v r="$r" -v a="$a" -v b="$b" -v c="$c" -v n="$n" 'BEGIN{
-        printf "round %s: omcti full %.2f s (%.1f fps), omcti diamond %.2f s (%.1f fps), minterpolate %.2f s (%.2f fps); ratios %.1fx %.1fx\n",
+        printf "round %s: omcti full %.2f s (%.1f fps), omcti default %.2f s (%.1f fps), minterpolate %.2f s (%.2f fps); ratios %.1fx %.1fx\n",
                r, a, n/a, b, n/b, c, n/c, c/a, c/b }'
 done
 rm -f /tmp/omcti-speed.y4m
