@@ -160,12 +160,18 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
     const int d8[8][2] = {
         {0, -1}, {-1, 0}, {1, 0}, {0, 1}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1},
     };
+    /* A step must lower the cost by MC_REFINE_MARGIN / 16 grey level per
+     * pixel: on noisy still footage the sub-pel shifts otherwise fit the
+     * noise (the bilinear samples smooth it) instead of the motion
+     * (docs/quality.md, issue 16: night_ir_noisy +0.10 dB, others within
+     * 0.01). */
+    const uint64_t margin = (uint64_t)(w * h) * MC_REFINE_MARGIN;
     for (int step = 2; step >= 1; step--) {
         McVec best = v;
         for (int i = 0; i < 8; i++) {
             const int vx = v.x + d8[i][0] * step, vy = v.y + d8[i][1] * step;
             const uint32_t cc = mc_cost_sub_os(c, g, ph, x0, y0, w, h, vx, vy);
-            if (cc < cv) {
+            if (cc + margin < cv) {
                 cv = cc;
                 best.x = (int16_t)vx;
                 best.y = (int16_t)vy;
