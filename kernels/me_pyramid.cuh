@@ -3,9 +3,9 @@
  * from the same header, src/motion/pyramid_block.h; every SAD is the
  * clamped reference, so the fields are byte-identical to the CPU's.
  *
- * Correctness first: one thread per block and field, one launch per level
- * (the blocks of a level depend only on the level above, or on pass 1 of
- * the top level). The absolute differences are counted as the CPU counts
+ * One thread per block and field (the top level's volume: per vector),
+ * one launch per level (the blocks of a level depend only on the level
+ * above, or on pass 1 of the top level). The absolute differences are counted as the CPU counts
  * them (integer sums: the order of the atomics does not matter). */
 #include "src/motion/pyramid_block.h"
 
@@ -30,19 +30,32 @@ __global__ void pyr_down(const CudaPyrArgs a, int l)
     a.level[i][l][(size_t)y * a.w[l] + x] = pyr_down_px(&below, x, y);
 }
 
-/* Field f = blockIdx.y: cur is frame f, ref the other. */
+/* The top level's SAD volume, one thread per (block, vector) of field f =
+ * blockIdx.y (cur is frame f, ref the other): the exhaustive window is
+ * where the pyramid spends most of its differences, and a thread per block
+ * left the GPU nearly idle (a 1080p top level has 135 blocks). */
+__global__ void pyr_top_vol(const CudaPyrArgs a)
+{
+    const int L = a.levels, f = blockIdx.y;
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= a.nbx[L] * a.nby[L] * PYR_TOP_N)
+        return;
+    const int k = t / PYR_TOP_N, i = t % PYR_TOP_N;
+    const PyrPlane cur = pyr_level_plane(a, f, L), ref = pyr_level_plane(a, !f, L);
+    const PyrWin w = pyr_coarse_win(k % a.nbx[L], k / a.nbx[L], a.w[L], a.h[L]);
+    a.vol[f][(size_t)k * PYR_TOP_N + i] =
+        pyr_sad_clamped(&cur, &ref, &w, i % PYR_TOP_SIDE - PYR_TOP_R, i / PYR_TOP_SIDE - PYR_TOP_R);
+}
+
+/* Pass 1 of the top level from the volume. */
 __global__ void pyr_top1(const CudaPyrArgs a)
 {
     const int L = a.levels, f = blockIdx.y;
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= a.nbx[L] * a.nby[L])
         return;
-    const PyrPlane cur = pyr_level_plane(a, f, L), ref = pyr_level_plane(a, !f, L);
     const PyrWin w = pyr_coarse_win(k % a.nbx[L], k / a.nbx[L], a.w[L], a.h[L]);
-    uint32_t *vol = a.vol[f] + (size_t)k * PYR_TOP_N;
-    for (int i = 0; i < PYR_TOP_N; i++)
-        vol[i] = pyr_sad_clamped(&cur, &ref, &w, i % PYR_TOP_SIDE - PYR_TOP_R,
-                                 i / PYR_TOP_SIDE - PYR_TOP_R);
+    const uint32_t *vol = a.vol[f] + (size_t)k * PYR_TOP_N;
     PyrVec zero;
     zero.x = zero.y = 0;
     ((PyrVec *)a.top1[f])[k] = pyr_top_pick(vol, 0, zero);
@@ -146,6 +159,7 @@ extern "C" cudaError_t cuda_me_pyramid_launch(const CudaPyrArgs *a, cudaStream_t
     }
     const int T = 64;
     const int ntop = a->nbx[L] * a->nby[L];
+    pyr_top_vol<<<dim3((ntop * PYR_TOP_N + 255) / 256, 2), 256, 0, st>>>(*a);
     pyr_top1<<<dim3((ntop + T - 1) / T, 2), T, 0, st>>>(*a);
     pyr_top2<<<dim3((ntop + T - 1) / T, 2), T, 0, st>>>(*a);
     for (int l = L - 1; l >= 1; l--) {
