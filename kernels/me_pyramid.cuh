@@ -3,7 +3,8 @@
  * from the same header, src/motion/pyramid_block.h; every SAD is the
  * clamped reference, so the fields are byte-identical to the CPU's.
  *
- * One thread per block and field (the top level's volume: per vector),
+ * One thread per block and field (the top level's volume: per vector;
+ * its picks: a warp per block),
  * one launch per level (the blocks of a level depend only on the level
  * above, or on pass 1 of the top level). The absolute differences are counted as the CPU counts
  * them (integer sums: the order of the atomics does not matter). */
@@ -47,25 +48,54 @@ __global__ void pyr_top_vol(const CudaPyrArgs a)
         pyr_sad_clamped(&cur, &ref, &w, i % PYR_TOP_SIDE - PYR_TOP_R, i / PYR_TOP_SIDE - PYR_TOP_R);
 }
 
-/* Pass 1 of the top level from the volume. */
+/* The top level's pick (pyramid_block.h pyr_top_pick()) by one warp per
+ * block: each lane the best of its share of the volume, then the warp's
+ * best by the same total order. */
+static __device__ PyrVec pyr_top_pick_warp(const uint32_t *vol, int area, PyrVec md, int lane)
+{
+    uint32_t bc = UINT32_MAX;
+    int bdx = 0, bdy = 0;
+    pyr_top_pick_part(vol, area, md, lane, 32, &bc, &bdx, &bdy);
+    for (int o = 16; o; o >>= 1) {
+        const uint32_t oc = __shfl_xor_sync(0xffffffffu, bc, o);
+        const int ox = __shfl_xor_sync(0xffffffffu, bdx, o);
+        const int oy = __shfl_xor_sync(0xffffffffu, bdy, o);
+        if (pyr_better(oc, ox, oy, bc, bdx, bdy)) {
+            bc = oc;
+            bdx = ox;
+            bdy = oy;
+        }
+    }
+    PyrVec v;
+    v.x = (int16_t)bdx;
+    v.y = (int16_t)bdy;
+    return v;
+}
+
+#define PYR_PICK_WARPS 4 /* blocks per CTA of the picks */
+
+/* Pass 1 of the top level from the volume, a warp per block. */
 __global__ void pyr_top1(const CudaPyrArgs a)
 {
-    const int L = a.levels, f = blockIdx.y;
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= a.nbx[L] * a.nby[L])
+    const int L = a.levels, f = blockIdx.y, lane = threadIdx.x & 31;
+    const int k = blockIdx.x * PYR_PICK_WARPS + (int)(threadIdx.x >> 5);
+    if (k >= a.nbx[L] * a.nby[L]) /* uniform per warp */
         return;
     const PyrWin w = pyr_coarse_win(k % a.nbx[L], k / a.nbx[L], a.w[L], a.h[L]);
     const uint32_t *vol = a.vol[f] + (size_t)k * PYR_TOP_N;
     PyrVec zero;
     zero.x = zero.y = 0;
-    ((PyrVec *)a.top1[f])[k] = pyr_top_pick(vol, 0, zero);
-    atomicAdd(a.points, (u64)PYR_TOP_N * pyr_area(&w));
+    const PyrVec v = pyr_top_pick_warp(vol, 0, zero, lane);
+    if (lane == 0) {
+        ((PyrVec *)a.top1[f])[k] = v;
+        atomicAdd(a.points, (u64)PYR_TOP_N * pyr_area(&w));
+    }
 }
 
 __global__ void pyr_top2(const CudaPyrArgs a)
 {
-    const int L = a.levels, f = blockIdx.y;
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const int L = a.levels, f = blockIdx.y, lane = threadIdx.x & 31;
+    const int k = blockIdx.x * PYR_PICK_WARPS + (int)(threadIdx.x >> 5);
     if (k >= a.nbx[L] * a.nby[L])
         return;
     const int bx = k % a.nbx[L], by = k / a.nbx[L];
@@ -73,7 +103,9 @@ __global__ void pyr_top2(const CudaPyrArgs a)
     const int area = pyr_area(&w);
     const PyrVec md = pyr_median3((const PyrVec *)a.top1[f], a.nbx[L], a.nby[L], bx, by);
     const uint32_t *vol = a.vol[f] + (size_t)k * PYR_TOP_N;
-    ((PyrVec *)a.vec[f][L])[k] = pyr_top_pick(vol, area, md);
+    const PyrVec v = pyr_top_pick_warp(vol, area, md, lane);
+    if (lane == 0)
+        ((PyrVec *)a.vec[f][L])[k] = v;
 }
 
 /* A middle level: the parent's candidates, then the small-diamond walk. */
@@ -160,8 +192,9 @@ extern "C" cudaError_t cuda_me_pyramid_launch(const CudaPyrArgs *a, cudaStream_t
     const int T = 64;
     const int ntop = a->nbx[L] * a->nby[L];
     pyr_top_vol<<<dim3((ntop * PYR_TOP_N + 255) / 256, 2), 256, 0, st>>>(*a);
-    pyr_top1<<<dim3((ntop + T - 1) / T, 2), T, 0, st>>>(*a);
-    pyr_top2<<<dim3((ntop + T - 1) / T, 2), T, 0, st>>>(*a);
+    const int W = PYR_PICK_WARPS;
+    pyr_top1<<<dim3((ntop + W - 1) / W, 2), 32 * W, 0, st>>>(*a);
+    pyr_top2<<<dim3((ntop + W - 1) / W, 2), 32 * W, 0, st>>>(*a);
     for (int l = L - 1; l >= 1; l--) {
         const int nb = a->nbx[l] * a->nby[l];
         pyr_middle<<<dim3((nb + T - 1) / T, 2), T, 0, st>>>(*a, l);

@@ -250,20 +250,29 @@ PYF void pyr_consider(uint32_t sad, PyrVec t, int area, PyrVec pred, uint32_t *b
 /* The top level's choice from a block's SAD volume (PYR_TOP_N costs, d in
  * raster order over [-PYR_TOP_R, PYR_TOP_R]^2): the best by the tie rule of
  * each cost plus the penalty towards md (pass 2), or of the plain costs with
- * area = 0 (pass 1: the penalty is then 0). */
+ * area = 0 (pass 1: the penalty is then 0). The tie rule is a total order
+ * of the candidates, so the best of the entries first, first + step, ...
+ * (a lane's share; *bc starts at UINT32_MAX) combined in any order with
+ * pyr_better() is the best of all: the GPU splits the scan over a warp. */
+PYF void pyr_top_pick_part(const uint32_t *vol, int area, PyrVec md, int first, int step,
+                           uint32_t *bc, int *bdx, int *bdy)
+{
+    for (int i = first; i < PYR_TOP_N; i += step) {
+        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
+        const uint32_t c = vol[i] + pyr_penalty(area, dx - md.x, dy - md.y);
+        if (pyr_better(c, dx, dy, *bc, *bdx, *bdy)) {
+            *bc = c;
+            *bdx = dx;
+            *bdy = dy;
+        }
+    }
+}
+
 PYF PyrVec pyr_top_pick(const uint32_t *vol, int area, PyrVec md)
 {
     uint32_t bc = UINT32_MAX;
     int bdx = 0, bdy = 0;
-    for (int i = 0; i < PYR_TOP_N; i++) {
-        const int dx = i % PYR_TOP_SIDE - PYR_TOP_R, dy = i / PYR_TOP_SIDE - PYR_TOP_R;
-        const uint32_t c = vol[i] + pyr_penalty(area, dx - md.x, dy - md.y);
-        if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
-            bc = c;
-            bdx = dx;
-            bdy = dy;
-        }
-    }
+    pyr_top_pick_part(vol, area, md, 0, 1, &bc, &bdx, &bdy);
     PyrVec v;
     v.x = (int16_t)bdx;
     v.y = (int16_t)bdy;
