@@ -67,6 +67,10 @@ grep -q -- "--odd-size pad" "$T/err" && ok || bad "fail: no --odd-size advice: $
     bad "workers: $(probe "$T/workers.mp4" codec_name,width,height)"
 [ "$(ffprobe -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 "$T/workers.mp4")" = 20 ] &&
     ok || bad "workers: not 20 frames"
+# a piece's checksum file names the choice (farm redoes pieces made otherwise)
+"$OMCTI" -q -y -i "$T/odd.mkv" -o "$T/piece.mp4" --segment 0/2 --odd-size crop &&
+    [ "$(probe "$T/piece.mp4" width,height)" = "852,480" ] && grep -q "odd-size=crop" "$T/piece.mp4.sum" &&
+    ok || bad "--segment --odd-size crop: $(probe "$T/piece.mp4" width,height), $(grep key "$T/piece.mp4.sum")"
 
 # --- 10-bit 4:2:2 and HDR (item 5) ---
 ffmpeg -v error -y -f lavfi -i "testsrc=size=320x240:rate=25:duration=0.4" -pix_fmt yuv422p10le \
