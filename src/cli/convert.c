@@ -58,6 +58,25 @@ static void input_notes(const char *input, const VideoInfo *info)
                 io_printable(input, name, sizeof name), pq ? "PQ" : "HLG");
 }
 
+/* The workers' writers are quiet: after the join, the note of a single
+ * run's writer when the encoder padded or cropped an odd size (docs/cli.md,
+ * "Odd sizes"), from the written file. */
+static void size_note(const char *output, const VideoInfo *in)
+{
+    VideoReader *r = NULL;
+    char err[256], name[1024];
+    if (io_path_is_y4m(output) || video_reader_open(&r, output, err, sizeof err) < 0)
+        return;
+    const VideoInfo *out = video_reader_info(r);
+    if (out->width != in->width || out->height != in->height)
+        fprintf(stderr, "omcti: note: '%s': the encoder needs an even size: %dx%d is %s to "
+                "%dx%d (--odd-size pad, crop or fail chooses)\n",
+                io_printable(output, name, sizeof name), in->width, in->height,
+                out->width > in->width || out->height > in->height ? "padded" : "cropped",
+                out->width, out->height);
+    video_reader_close(&r);
+}
+
 /* Reads the next input picture into the library. 1: sent, 0: end. */
 static int feed(Converter *c)
 {
@@ -456,6 +475,8 @@ int cli_convert(int argc, char **argv)
         if (!opt.quiet)
             input_notes(opt.input, &j->info);   /* the workers are quiet */
         ret = convert_workers(j, opt.output, copy_audio);
+        if (ret == 0 && !opt.quiet)
+            size_note(opt.output, &j->info);
     } else {
         Converter *c = calloc(1, sizeof *c);
         if (!c) {

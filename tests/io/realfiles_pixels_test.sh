@@ -62,9 +62,10 @@ grep -q -- "--odd-size pad" "$T/err" && ok || bad "fail: no --odd-size advice: $
     [ "$(probe "$T/ffv1.mkv" codec_name,width,height)" = "ffv1,853,481" ] && ok ||
     bad "ffv1: $(probe "$T/ffv1.mkv" codec_name,width,height)"
 # workers: every part padded alike, joined
-"$OMCTI" -q -y -i "$T/odd.mkv" -o "$T/workers.mp4" --workers 2 &&
+"$OMCTI" -y -i "$T/odd.mkv" -o "$T/workers.mp4" --workers 2 2>"$T/err" &&
     [ "$(probe "$T/workers.mp4" codec_name,width,height)" = "h264,854,482" ] && ok ||
     bad "workers: $(probe "$T/workers.mp4" codec_name,width,height)"
+[ "$(grep -c "853x481 is padded to 854x482" "$T/err")" = 1 ] && ok || bad "workers: not one notice: $(cat "$T/err")"
 [ "$(ffprobe -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 "$T/workers.mp4")" = 20 ] &&
     ok || bad "workers: not 20 frames"
 # a piece's checksum file names the choice (farm redoes pieces made otherwise)
