@@ -113,7 +113,7 @@ enum { ODD_SIZE_PAD = 0, ODD_SIZE_CROP, ODD_SIZE_FAIL };
 
 typedef struct WriterOptions {
     const char *codec;       /* encoder name, NULL = from the container     */
-    int crf;                 /* -1 = encoder default for visually lossless */
+    int crf;                 /* -1 = omcti's default per encoder (x264: 23) */
     int lossless;
     int overwrite;           /* -y                                          */
     const char *audio_from;  /* copy audio from this input, NULL = none     */
