@@ -46,8 +46,8 @@ static void input_notes(const char *input, const VideoInfo *info)
 {
     char fmt[64], name[1024];
     if (info->converted)
-        fprintf(stderr, "omcti: note: %s input is converted to 8-bit 4:2:0 (processed and "
-                "written so)\n", io_printable(info->pix_fmt, fmt, sizeof fmt));
+        fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0 and written so "
+                "(converted on input)\n", io_printable(info->pix_fmt, fmt, sizeof fmt));
     /* FFmpeg's AVCOL_TRC_SMPTE2084 (16) and AVCOL_TRC_ARIB_STD_B67 (18). */
     const int pq = info->has_color && info->color_trc == 16;
     const int hlg = info->has_color && info->color_trc == 18;
