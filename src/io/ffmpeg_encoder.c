@@ -216,12 +216,14 @@ static int coded_size(const FFEncoder *p, const char *path, const AVCodec *codec
         *cw = (p->width + mw) & ~mw;
         *ch = (p->height + mh) & ~mh;
     } else {
-        /* x264 and x265 would refuse it with only "Generic error". */
+        /* x264 and x265 would refuse it with only "Generic error". A
+         * picture one pixel wide or high cannot be cropped. */
+        const int can_crop = p->width > mw && p->height > mh;
         return set_error(err, errlen, OMCTI_ERR_FORMAT,
                          "'%s': %s cannot encode the odd picture size %dx%d in %s "
-                         "(--odd-size pad or --odd-size crop makes it even; .mkv with "
-                         "--lossless keeps it, as FFV1)",
-                         path, codec->name, p->width, p->height, av_get_pix_fmt_name(pf));
+                         "(--odd-size pad%s makes it even; .mkv with --lossless keeps it, "
+                         "as FFV1)", path, codec->name, p->width, p->height,
+                         av_get_pix_fmt_name(pf), can_crop ? " or --odd-size crop" : "");
     }
     if (!opt->quiet)
         fprintf(stderr, "omcti: note: '%s': %s needs an even size in %s: %dx%d is %s to "

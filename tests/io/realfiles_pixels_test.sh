@@ -52,6 +52,13 @@ for o in $(grep -o -- "--odd-size [a-z]*" "$T/err" | sed 's/ /=/'); do
     "$OMCTI" -q -y -i "$T/odd.mkv" -o "$T/advice.mp4" "$o" && ok || bad "the error's advice '$o' fails"
 done
 grep -q -- "--odd-size pad" "$T/err" && ok || bad "fail: no --odd-size advice: $(cat "$T/err")"
+# a picture one pixel wide cannot be cropped: the advice names only pad
+ffmpeg -v error -y -f lavfi -i "testsrc=size=1x9:rate=25:duration=0.2" -pix_fmt yuv420p -c:v ffv1 "$T/thin.mkv"
+"$OMCTI" -q -y -i "$T/thin.mkv" -o "$T/thin.mp4" --odd-size crop 2>"$T/err"; rc=$?
+[ $rc -eq 1 ] && grep -q -- "--odd-size pad makes" "$T/err" && ! grep -q -- "--odd-size crop" "$T/err" && ok ||
+    bad "1x9 --odd-size crop: exit $rc: $(cat "$T/err")"
+"$OMCTI" -q -y -i "$T/thin.mkv" -o "$T/thin.mp4" && [ "$(probe "$T/thin.mp4" width,height)" = "2,10" ] && ok ||
+    bad "1x9 padded: $(probe "$T/thin.mp4" width,height)"
 "$OMCTI" -q -i "$T/odd.mkv" -o "$T/x.mp4" --odd-size trim 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "not pad, crop or fail" "$T/err" && ok || bad "--odd-size trim: exit $rc: $(cat "$T/err")"
 
