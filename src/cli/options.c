@@ -5,6 +5,7 @@
 
 #include "src/common.h"
 #include "src/cli/options.h"
+#include "src/io/io.h"
 
 const char cli_convert_usage[] =
 "usage: omcti -i INPUT -o OUTPUT [options]\n"
@@ -38,8 +39,13 @@ const char cli_convert_usage[] =
 "  --scd-threshold X   scene-cut sensitivity (default 1.0; higher = fewer cuts)\n"
 "Output:\n"
 "  --codec NAME        encoder (default from the extension: libx264 for .mp4/.mkv/.mov)\n"
-"  --crf N             encoder quality, 0..51 (default 16, visually lossless)\n"
+"  --crf N             encoder quality, 0..51, lower = better and larger\n"
+"                      (default 23, x264's own default)\n"
 "  --lossless          lossless output (FFV1 in .mkv/.avi/.nut, x264 qp 0 in .mp4)\n"
+"  --odd-size pad|crop|fail\n"
+"                      an odd width or height for H.264/H.265 (4:2:0 needs even):\n"
+"                      pad (default) repeats the last column/row, crop removes it,\n"
+"                      fail refuses; other codecs and y4m keep odd sizes\n"
 "  --frames N          read at most N input frames\n"
 "Segments (docs/scale.md):\n"
 "  --segment I/N       convert only segment I (0-based) of N of the output;\n"
@@ -267,6 +273,16 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
         }
         if (OPT("--codec")) { CHECK(r); o->codec = v; continue; }
         if (OPT("--crf")) { CHECK(r); CHECK(parse_int("--crf", v, 0, 51, &o->crf, err, errlen)); continue; }
+        if (OPT("--odd-size")) {
+            CHECK(r);
+            if (!strcmp(v, "pad")) o->odd_size = ODD_SIZE_PAD;
+            else if (!strcmp(v, "crop")) o->odd_size = ODD_SIZE_CROP;
+            else if (!strcmp(v, "fail")) o->odd_size = ODD_SIZE_FAIL;
+            else
+                return set_error(err, errlen, OMCTI_ERR_INVALID,
+                                 "--odd-size: '%s' is not pad, crop or fail", v);
+            continue;
+        }
         if (OPT("--segment")) {
             CHECK(r);
             CHECK(parse_segment("--segment", v, &o->seg_index, &o->seg_count, err, errlen));

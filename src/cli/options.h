@@ -29,6 +29,7 @@ typedef struct CliOptions {
     const char *codec;
     int crf;           /* -1 = default                                      */
     int lossless;
+    int odd_size;      /* ODD_SIZE_* (src/io/io.h): pad, crop or fail       */
     int overwrite;
     int quiet;
     int64_t max_frames;/* input frames to read, -1 = all                    */

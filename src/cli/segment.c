@@ -107,10 +107,13 @@ void segment_options_key(const CliOptions *o, int64_t n, char *buf, size_t len)
      * its length and hash, the name is the user's). */
     const char *codec = o->codec ? o->codec : "-";
     snprintf(opts, sizeof opts, "frames=%lld rate=%s method=%s search=%s block=%d range=%d "
-             "scd=%d scdthr=%.6g codec=%zu:%016" PRIx64 " crf=%d lossless=%d", (long long)n, rate,
-             omcti_method_name(s->method), omcti_search_name(s->search), s->block, s->range,
-             (int)s->scd, s->scd_threshold, strlen(codec),
-             fnv1a(FNV_OFFSET, codec, strlen(codec)), o->crf, o->lossless);
+             "scd=%d scdthr=%.6g codec=%zu:%016" PRIx64 " crf=%d lossless=%d%s", (long long)n,
+             rate, omcti_method_name(s->method), omcti_search_name(s->search), s->block,
+             s->range, (int)s->scd, s->scd_threshold, strlen(codec),
+             fnv1a(FNV_OFFSET, codec, strlen(codec)), o->crf, o->lossless,
+             /* pieces of the default (pad) keep the key they had */
+             o->odd_size == ODD_SIZE_CROP ? " odd-size=crop"
+             : o->odd_size == ODD_SIZE_FAIL ? " odd-size=fail" : "");
     const int64_t first = o->seg_count > 0 ? split_point(n, o->seg_index, o->seg_count) : 0;
     const int64_t end = o->seg_count > 0 ? split_point(n, (int64_t)o->seg_index + 1,
                                                        o->seg_count) : n;

@@ -2,8 +2,9 @@
  * its settings, and the conversion of pictures into its pixel format.
  *
  * Encoder per container (opt->codec overrides; opt->crf overrides quality):
- *   .mp4 .mov .mkv .nut .ts ... : libx264, CRF 16, preset medium
- *                                  (visually lossless); without libx264:
+ *   .mp4 .mov .mkv .nut .ts ... : libx264, CRF 23, preset medium (x264's
+ *                                  own defaults: docs/cli.md measures CRF
+ *                                  16 against them); without libx264:
  *                                  mpeg4 at qscale 2
  *   .avi                        : mpeg4 at qscale 2 (AVI has no B-frame
  *                                  timestamps; mpeg4 is its native codec)
@@ -14,12 +15,19 @@
  *                                  qp 0 (.mp4), libvpx-vp9 lossless (.webm)
  *   other containers            : the muxer's own default video encoder
  *   image formats (.png, .jpg)  : refused (one file per picture)
- * Odd picture sizes: x264 and x265 cannot encode 4:2:0 at odd sizes, so the
- * default there becomes mpeg4 (qscale 2) / FFV1 (lossless); an explicit
- * libx264/libx265 is refused with a hint.
- * The encoder gets the input's pixel format where it supports it (so a
- * yuv420p input is encoded without any conversion and lossless output is
- * bit-exact), else the closest one it supports, converted with libswscale.
+ *
+ * Pixel format: the pictures are 8-bit 4:2:0 (the working format, yuvj420p
+ * for full-range sources), and that is what is written wherever the
+ * encoder takes it, whatever the source was: a 10-bit or 4:2:2 source
+ * written as High 10 / High 4:2:2 would only hold 8-bit 4:2:0 content in a
+ * format fewer players decode. Encoders without 4:2:0 get the closest
+ * format, converted with libswscale.
+ *
+ * Odd picture sizes: x264 and x265 cannot encode subsampled chroma of a
+ * fractional size. opt->odd_size: pad (default) repeats the last column /
+ * row up to the even size, crop drops it, fail refuses. The sample aspect
+ * ratio is kept (the pictures' content keeps its shape; the frame gains or
+ * loses one pixel). Other encoders (FFV1, VP9, mpeg4) and y4m keep the size.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,9 +92,8 @@ static int choose_encoder(const char *path, const VideoInfo *info, const AVOutpu
             c->qscale = clamp_i(opt->crf, 1, 31);
         return 0;
     }
-    /* x264 cannot do 4:2:0 at odd sizes (nor x265); FFV1, mpeg4, VP9 can. */
-    const int odd = (info->width | info->height) & 1;
-    const AVCodec *x264 = odd ? NULL : avcodec_find_encoder_by_name("libx264");
+    (void)info;
+    const AVCodec *x264 = avcodec_find_encoder_by_name("libx264");
     const AVCodec *vp9 = avcodec_find_encoder_by_name("libvpx-vp9");
     const AVCodec *ffv1 = avcodec_find_encoder(AV_CODEC_ID_FFV1);
     const AVCodec *mpeg4 = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
@@ -139,23 +146,94 @@ static int supports_fmt(const AVCodec *c, enum AVPixelFormat f)
     return 0;
 }
 
-/* The input's own format if the encoder takes it, else what we have
- * (4:2:0), else the encoder's closest. yuvj formats fall back to their
- * limited-range twin with a full-range tag: the same bytes. */
-static enum AVPixelFormat choose_pix_fmt(const AVCodec *c, enum AVPixelFormat want,
-                                         enum AVPixelFormat have)
+/* What we have (8-bit 4:2:0) if the encoder takes it, else the encoder's
+ * closest. yuvj formats fall back to their limited-range twin with a
+ * full-range tag: the same bytes. */
+static enum AVPixelFormat choose_pix_fmt(const AVCodec *c, enum AVPixelFormat have)
 {
-    if (want == AV_PIX_FMT_NONE)
-        want = have;
-    if (supports_fmt(c, want))
-        return want;
-    if (supports_fmt(c, ffio_unj(want)))
-        return ffio_unj(want);
     if (supports_fmt(c, have))
         return have;
     if (supports_fmt(c, ffio_unj(have)))
         return ffio_unj(have);
-    return avcodec_find_best_pix_fmt_of_list(c->pix_fmts, want, 0, NULL);
+    return avcodec_find_best_pix_fmt_of_list(c->pix_fmts, have, 0, NULL);
+}
+
+/* Repeats the last written column and row of each plane of f (pictures of
+ * sw x sh in a frame of f->width x f->height): the padding of an odd size.
+ * Any planar or packed format without bit-packed pixels (the encoders that
+ * need it take no others). */
+static void pad_edges(AVFrame *f, int sw, int sh)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f->format);
+    const int planes = av_pix_fmt_count_planes(f->format);
+    for (int i = 0; i < planes && d; i++) {
+        int step = 0, sub = 0;
+        for (int c = 0; c < d->nb_components; c++)
+            if (d->comp[c].plane == i) {
+                step = max_i(step, d->comp[c].step);
+                sub |= (c == 1 || c == 2) && !(d->flags & AV_PIX_FMT_FLAG_RGB);
+            }
+        const int ws = sub ? d->log2_chroma_w : 0, hs = sub ? d->log2_chroma_h : 0;
+        const int pw = AV_CEIL_RSHIFT(sw, ws), fw = AV_CEIL_RSHIFT(f->width, ws);
+        const int ph = AV_CEIL_RSHIFT(sh, hs), fh = AV_CEIL_RSHIFT(f->height, hs);
+        const ptrdiff_t ls = f->linesize[i];
+        uint8_t *row = f->data[i];
+        for (int y = 0; y < ph && pw < fw; y++, row += ls)
+            for (int x = pw; x < fw; x++)
+                memcpy(row + (ptrdiff_t)x * step, row + (ptrdiff_t)(pw - 1) * step, step);
+        for (int y = ph; y < fh; y++)
+            memcpy(f->data[i] + y * ls, f->data[i] + (ph - 1) * ls, (size_t)fw * step);
+    }
+}
+
+static const char *edge_name(int odd_w, int odd_h)
+{
+    return odd_w && odd_h ? "column and row" : odd_w ? "column" : "row";
+}
+
+/* The size the encoder gets: the pictures' own, or for x264 / x265 with
+ * subsampled chroma of a fractional size, the even size that
+ * opt->odd_size asks for (with a notice), or an error. */
+static int coded_size(const FFEncoder *p, const char *path, const AVCodec *codec,
+                      enum AVPixelFormat pf, const WriterOptions *opt, int *cw, int *ch,
+                      char *err, size_t errlen)
+{
+    const AVPixFmtDescriptor *pd = av_pix_fmt_desc_get(pf);
+    *cw = p->width;
+    *ch = p->height;
+    if (!pd || strncmp(codec->name, "libx26", 6))
+        return 0;
+    const int odd_w = p->width & ((1 << pd->log2_chroma_w) - 1);
+    const int odd_h = p->height & ((1 << pd->log2_chroma_h) - 1);
+    if (!odd_w && !odd_h)
+        return 0;
+    const int mw = (1 << pd->log2_chroma_w) - 1, mh = (1 << pd->log2_chroma_h) - 1;
+    char name[1024];
+    if (opt->odd_size == ODD_SIZE_CROP && p->width > mw && p->height > mh) {
+        *cw = p->width & ~mw;
+        *ch = p->height & ~mh;
+    } else if (opt->odd_size == ODD_SIZE_PAD) {
+        *cw = (p->width + mw) & ~mw;
+        *ch = (p->height + mh) & ~mh;
+    } else {
+        /* x264 and x265 would refuse it with only "Generic error". A
+         * picture one pixel wide or high cannot be cropped. */
+        const int can_crop = p->width > mw && p->height > mh;
+        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                         "'%s': %s cannot encode the odd picture size %dx%d in %s "
+                         "(--odd-size pad%s makes it even; .mkv with --lossless keeps it, "
+                         "as FFV1)", path, codec->name, p->width, p->height,
+                         av_get_pix_fmt_name(pf), can_crop ? " or --odd-size crop" : "");
+    }
+    if (!opt->quiet)
+        fprintf(stderr, "omcti: note: '%s': %s needs an even size in %s: %dx%d is %s to "
+                "%dx%d (the last %s %s; --odd-size %s or fail chooses otherwise)\n",
+                io_printable(path, name, sizeof name), codec->name, av_get_pix_fmt_name(pf),
+                p->width, p->height, *cw > p->width || *ch > p->height ? "padded" : "cropped",
+                *cw, *ch, edge_name(odd_w, odd_h),
+                opt->odd_size == ODD_SIZE_PAD ? "repeated" : "removed",
+                opt->odd_size == ODD_SIZE_PAD ? "crop" : "pad");
+    return 0;
 }
 
 static int is_yuv(enum AVPixelFormat f)
@@ -166,29 +244,23 @@ static int is_yuv(enum AVPixelFormat f)
 
 static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
                       const AVOutputFormat *of, const EncChoice *c, const WriterOptions *opt,
-                      enum AVPixelFormat want, char *err, size_t errlen)
+                      char *err, size_t errlen)
 {
     const AVCodec *codec = c->codec;
     AVCodecContext *e = p->enc = avcodec_alloc_context3(codec);
     if (!e)
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
-    enum AVPixelFormat pf = choose_pix_fmt(codec, want, p->in_fmt);
+    enum AVPixelFormat pf = choose_pix_fmt(codec, p->in_fmt);
     if (pf == AV_PIX_FMT_NONE)
         return set_error(err, errlen, OMCTI_ERR_FORMAT,
                          "'%s': the encoder '%s' takes no pixel format omcti can give it",
                          path, codec->name);
-    /* x264 and x265 refuse a subsampled chroma plane of fractional size
-     * with only "Generic error"; say what is wrong and what works. */
-    const AVPixFmtDescriptor *pd = av_pix_fmt_desc_get(pf);
-    if (pd && !strncmp(codec->name, "libx26", 6) &&
-        ((p->width & ((1 << pd->log2_chroma_w) - 1)) ||
-         (p->height & ((1 << pd->log2_chroma_h) - 1))))
-        return set_error(err, errlen, OMCTI_ERR_FORMAT,
-                         "'%s': %s cannot encode the odd picture size %dx%d in %s "
-                         "(write .mkv with --lossless for FFV1, or crop the input to even)",
-                         path, codec->name, p->width, p->height, av_get_pix_fmt_name(pf));
-    e->width = p->width;
-    e->height = p->height;
+    int cw, ch;
+    int ret = coded_size(p, path, codec, pf, opt, &cw, &ch, err, errlen);
+    if (ret < 0)
+        return ret;
+    e->width = cw;
+    e->height = ch;
     e->pix_fmt = pf;
     e->time_base = av_inv_q(p->fps);
     e->framerate = p->fps;
@@ -219,7 +291,7 @@ static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
         if (opt->lossless) {
             av_dict_set(&d, "qp", "0", 0);
         } else {
-            snprintf(num, sizeof num, "%d", opt->crf >= 0 ? opt->crf : 16);
+            snprintf(num, sizeof num, "%d", opt->crf >= 0 ? opt->crf : 23);
             av_dict_set(&d, "crf", num, 0);
         }
     } else if (!strcmp(n, "libx265")) {
@@ -250,18 +322,21 @@ static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
         snprintf(num, sizeof num, "%d", opt->crf);
         av_dict_set(&d, "crf", num, 0);
     }
-    int ret = avcodec_open2(e, codec, &d);
+    ret = avcodec_open2(e, codec, &d);
     av_dict_free(&d);
     if (ret < 0) {
         char what[128];
         snprintf(what, sizeof what, "cannot open the %s encoder (%dx%d %s at %d/%d fps)",
-                 codec->name, p->width, p->height, av_get_pix_fmt_name(pf), p->fps.num,
+                 codec->name, cw, ch, av_get_pix_fmt_name(pf), p->fps.num,
                  p->fps.den);
         return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret, what);
     }
 
+    /* Converted at the size both have: the picture's, cropped to the coded
+     * size; padding is added after (ffenc_frame). */
+    const int sw = min_i(p->width, cw), sh = min_i(p->height, ch);
     if (ffio_unj(pf) != AV_PIX_FMT_YUV420P) {
-        p->sws = sws_getContext(p->width, p->height, p->in_fmt, p->width, p->height, pf,
+        p->sws = sws_getContext(sw, sh, p->in_fmt, sw, sh, pf,
                                 SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL,
                                 NULL, NULL);
         if (!p->sws)
@@ -276,7 +351,7 @@ static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
         }
     }
     /* One pool buffer per picture in flight; the encoder returns them. */
-    int size = av_image_get_buffer_size(pf, FFALIGN(p->width, 64), p->height + 2, 64);
+    int size = av_image_get_buffer_size(pf, FFALIGN(cw, 64), ch + 2, 64);
     if (size < 0)
         return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, size, "picture size");
     if (!(p->pool = av_buffer_pool_init((size_t)size + 256, NULL)))
@@ -288,10 +363,11 @@ int ffenc_open(FFEncoder *e, const char *path, const VideoInfo *info, const AVOu
                const WriterOptions *opt, enum AVPixelFormat want, char *err, size_t errlen)
 {
     EncChoice c;
+    (void)want;   /* the source's format: written as the working format */
     int ret = choose_encoder(path, info, of, opt, &c, err, errlen);
     if (ret < 0)
         return ret;
-    return open_codec(e, path, info, of, &c, opt, want, err, errlen);
+    return open_codec(e, path, info, of, &c, opt, err, errlen);
 }
 
 int ffenc_frame(FFEncoder *p, AVFrame *f, const OmctiPicture *pic, const char *path,
@@ -300,16 +376,18 @@ int ffenc_frame(FFEncoder *p, AVFrame *f, const OmctiPicture *pic, const char *p
     f->buf[0] = av_buffer_pool_get(p->pool);
     if (!f->buf[0])
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    const int cw = p->enc->width, ch = p->enc->height;
+    const int sw = min_i(p->width, cw), sh = min_i(p->height, ch);
     int ret = av_image_fill_arrays(f->data, f->linesize, f->buf[0]->data, p->enc->pix_fmt,
-                                   FFALIGN(p->width, 64), p->height, 64);
+                                   FFALIGN(cw, 64), ch, 64);
     if (ret < 0) {
         av_frame_unref(f);
         return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret, "picture layout");
     }
     f->extended_data = f->data;
     f->format = p->enc->pix_fmt;
-    f->width = p->width;
-    f->height = p->height;
+    f->width = cw;
+    f->height = ch;
     f->color_range = p->enc->color_range;
     f->color_primaries = p->enc->color_primaries;
     f->color_trc = p->enc->color_trc;
@@ -320,15 +398,16 @@ int ffenc_frame(FFEncoder *p, AVFrame *f, const OmctiPicture *pic, const char *p
     const uint8_t *src[4] = { pic->data[0], pic->data[1], pic->data[2], NULL };
     int sls[4] = { (int)pic->stride[0], (int)pic->stride[1], (int)pic->stride[2], 0 };
     if (p->sws) {
-        ret = sws_scale(p->sws, src, sls, 0, p->height, f->data, f->linesize);
+        ret = sws_scale(p->sws, src, sls, 0, sh, f->data, f->linesize);
         if (ret < 0) {
             av_frame_unref(f);
             return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret, "converting");
         }
     } else {
-        av_image_copy(f->data, f->linesize, src, sls, AV_PIX_FMT_YUV420P, p->width,
-                      p->height);
+        av_image_copy(f->data, f->linesize, src, sls, AV_PIX_FMT_YUV420P, sw, sh);
     }
+    if (sw < cw || sh < ch)
+        pad_edges(f, sw, sh);
     return 0;
 }
 

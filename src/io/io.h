@@ -107,16 +107,21 @@ int  frame_index_load(FrameIndex *ix, const char *path, const char *input, char 
 int  io_join(const char *out, const char *const *pieces, int n, const char *audio_from,
              int overwrite, int quiet, int64_t *frames_out, char *err, size_t errlen);
 
+/* What an encoder that takes only even sizes (x264, x265 in 4:2:0) gets
+ * from an odd-sized input (WriterOptions.odd_size; docs/cli.md). */
+enum { ODD_SIZE_PAD = 0, ODD_SIZE_CROP, ODD_SIZE_FAIL };
+
 typedef struct WriterOptions {
     const char *codec;       /* encoder name, NULL = from the container     */
-    int crf;                 /* -1 = encoder default for visually lossless */
+    int crf;                 /* -1 = omcti's default per encoder (x264: 23) */
     int lossless;
     int overwrite;           /* -y                                          */
     const char *audio_from;  /* copy audio from this input, NULL = none     */
     const char *input_path;  /* to refuse writing over the input            */
-    const char *src_pix_fmt; /* keep the input's pixel format where possible*/
+    const char *src_pix_fmt; /* the input's pixel format (for its range)    */
     int quiet;
     const IoCancel *cancel;  /* stops a write blocked on a pipe; may be NULL */
+    int odd_size;            /* ODD_SIZE_*: pad (default), crop or fail      */
 } WriterOptions;
 
 /* The output goes to a temporary file beside path and is renamed into
