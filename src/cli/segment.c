@@ -13,6 +13,8 @@
 #include "src/cli/segment.h"
 #include "src/io/io.h"
 
+#define PIECE_OUTPUT_REVISION 2
+
 int segment_overlap(void)
 {
     return omcti_segment_lead_in();
@@ -104,16 +106,20 @@ void segment_options_key(const CliOptions *o, int64_t n, char *buf, size_t len)
         mt = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
     }
     /* What decides the bytes of every piece of one conversion (codec: only
-     * its length and hash, the name is the user's). */
+     * its length and hash, the name is the user's). out-rev: the revision
+     * of what the same options produce, raised when a default or the
+     * pictures change (2: issue 15's CRF 23 and 8-bit output, issue 16's
+     * filter), so that pieces of an older omcti are not taken for this
+     * one's. */
     const char *codec = o->codec ? o->codec : "-";
     snprintf(opts, sizeof opts, "frames=%lld rate=%s method=%s search=%s block=%d range=%d "
-             "scd=%d scdthr=%.6g codec=%zu:%016" PRIx64 " crf=%d lossless=%d%s", (long long)n,
+             "scd=%d scdthr=%.6g codec=%zu:%016" PRIx64 " crf=%d lossless=%d%s out-rev=%d", (long long)n,
              rate, omcti_method_name(s->method), omcti_search_name(s->search), s->block,
              s->range, (int)s->scd, s->scd_threshold, strlen(codec),
              fnv1a(FNV_OFFSET, codec, strlen(codec)), o->crf, o->lossless,
              /* pieces of the default (pad) keep the key they had */
              o->odd_size == ODD_SIZE_CROP ? " odd-size=crop"
-             : o->odd_size == ODD_SIZE_FAIL ? " odd-size=fail" : "");
+             : o->odd_size == ODD_SIZE_FAIL ? " odd-size=fail" : "", PIECE_OUTPUT_REVISION);
     const int64_t first = o->seg_count > 0 ? split_point(n, o->seg_index, o->seg_count) : 0;
     const int64_t end = o->seg_count > 0 ? split_point(n, (int64_t)o->seg_index + 1,
                                                        o->seg_count) : n;
