@@ -154,6 +154,12 @@ static int open_output(Converter *c, const Timeline *tl)
                 "none\n");
     if (c->copy_audio && in_info->has_audio && c->opt->mode == RATE_SLOWMO && !c->quiet)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
+    if (in_info->rotation && io_path_is_y4m(c->output) && !c->quiet) {
+        char name[1024];
+        fprintf(stderr, "omcti: note: '%s' is shown rotated by %d degrees (display matrix); "
+                "y4m cannot say so, the pictures are written as stored\n",
+                io_printable(c->opt->input, name, sizeof name), in_info->rotation);
+    }
     const WriterOptions wo = {
         .codec = c->opt->codec,
         .crf = c->opt->crf,
@@ -161,6 +167,11 @@ static int open_output(Converter *c, const Timeline *tl)
         .odd_size = c->opt->odd_size,
         .overwrite = c->overwrite,
         .audio_from = copy_audio ? c->opt->input : NULL,
+        /* the whole output (not a piece): the input's metadata, chapters,
+         * subtitles and display matrix, from a file (a pipe cannot be
+         * opened twice) */
+        .meta_from = c->copy_audio && io_path_is_regular(c->opt->input) ? c->opt->input : NULL,
+        .timed_meta = c->opt->mode != RATE_SLOWMO,
         .input_path = c->opt->input,
         .src_pix_fmt = in_info->pix_fmt,
         .quiet = c->quiet,

@@ -77,9 +77,17 @@ int ffaudio_copy_until(FFAudioCopy *p, AVFormatContext *oc, const char *out_path
     return 0;
 }
 
-int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from, char *err,
-                 size_t errlen)
+/* Whether p copies streams of this kind. */
+static int copied(const FFAudioCopy *p, enum AVMediaType t)
 {
+    return (t == AVMEDIA_TYPE_AUDIO && p->audio) || (t == AVMEDIA_TYPE_SUBTITLE && p->subs);
+}
+
+int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from, int audio, int subs,
+                 char *err, size_t errlen)
+{
+    p->audio = audio;
+    p->subs = subs;
     char *url = ffio_local_url(from);
     /* Only self-contained files (ffio_restrict_demuxers). */
     int ret = (p->ain = avformat_alloc_context()) && ffio_restrict_demuxers(p->ain) >= 0
@@ -105,7 +113,7 @@ int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from, char *e
         p->a_offset = p->ain->start_time;
     for (unsigned i = 0; i < p->ain->nb_streams; i++) {
         p->amap[i] = -1;
-        if (p->ain->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
+        if (!copied(p, p->ain->streams[i]->codecpar->codec_type))
             p->ain->streams[i]->discard = AVDISCARD_ALL;
     }
     return 0;
@@ -122,14 +130,19 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
     for (unsigned i = 0; i < p->ain->nb_streams; i++) {
         AVStream *is = p->ain->streams[i];
         p->amap[i] = -1;
-        if (!with_audio || is->codecpar->codec_type != AVMEDIA_TYPE_AUDIO)
+        const enum AVMediaType type = is->codecpar->codec_type;
+        if (!with_audio || !copied(p, type))
             continue;
-        if (avformat_query_codec(of, is->codecpar->codec_id, FF_COMPLIANCE_NORMAL) == 0) {
+        const char *kind = type == AVMEDIA_TYPE_AUDIO ? "audio" : "subtitle";
+        const int q = avformat_query_codec(of, is->codecpar->codec_id, FF_COMPLIANCE_NORMAL);
+        if (q == 0 || (type == AVMEDIA_TYPE_SUBTITLE && q != 1)) {
+            /* Subtitles only where the muxer says it takes the codec (a
+             * refused subtitle stream at the header would cost the audio). */
             if (!quiet)
                 fprintf(stderr, "omcti: notice: '%s': the %s container cannot hold %s "
-                        "audio; audio stream %u dropped (use .mkv to keep it)\n",
+                        "%s; %s stream %u dropped (use .mkv to keep it)\n",
                         io_printable(out_path, name, sizeof name), of->name,
-                        avcodec_get_name(is->codecpar->codec_id), i);
+                        avcodec_get_name(is->codecpar->codec_id), kind, kind, i);
             continue;
         }
         AVStream *os = avformat_new_stream(oc, NULL);

@@ -68,8 +68,8 @@ int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t er
 
 /* ---- audio copy (ffmpeg_audio.c): the writer's and the join's ---------- */
 
-/* The audio streams of a file, copied packet by packet into a muxer next
- * to the video, interleaved by time. */
+/* The audio (and subtitle) streams of a file, copied packet by packet into
+ * a muxer next to the video, interleaved by time. */
 typedef struct FFAudioCopy {
     AVFormatContext *ain;
     AVPacket *apkt;
@@ -78,14 +78,16 @@ typedef struct FFAudioCopy {
     int64_t a_offset;            /* AV_TIME_BASE units subtracted from audio */
     int apkt_pending;            /* apkt is read but not yet written         */
     int audio_eof;
+    int audio, subs;             /* which kinds of streams are copied        */
 } FFAudioCopy;
 
-/* Opens the audio of `from` for the output out_path (named in messages). */
-int ffaudio_open(FFAudioCopy *a, const char *out_path, const char *from, char *err,
-                 size_t errlen);
-/* Adds an output stream to oc for each audio stream the container of `of`
- * can hold (a notice, unless quiet, for each it cannot); with_audio = 0
- * maps none. */
+/* Opens `from` for the output out_path (named in messages), to copy its
+ * audio streams (audio) and subtitle streams (subs). */
+int ffaudio_open(FFAudioCopy *a, const char *out_path, const char *from, int audio, int subs,
+                 char *err, size_t errlen);
+/* Adds an output stream to oc for each audio / subtitle stream the
+ * container of `of` can hold (a notice, unless quiet, for each it cannot);
+ * with_audio = 0 maps none. */
 int ffaudio_add_streams(FFAudioCopy *a, AVFormatContext *oc, const AVOutputFormat *of,
                         const char *out_path, int with_audio, int quiet, char *err,
                         size_t errlen);
@@ -94,6 +96,18 @@ int ffaudio_add_streams(FFAudioCopy *a, AVFormatContext *oc, const AVOutputForma
 int ffaudio_copy_until(FFAudioCopy *a, AVFormatContext *oc, const char *out_path,
                        int64_t limit, char *err, size_t errlen);
 void ffaudio_close(FFAudioCopy *a);
+
+/* ---- metadata (ffmpeg_meta.c) ------------------------------------------ */
+
+/* Copies into oc (before its header) the container metadata of `in`, the
+ * metadata and display matrix of its video stream onto vst, and with timed
+ * its chapters, moved by -offset (AV_TIME_BASE units: the output starts at
+ * the input's first picture). Notices, unless quiet, for what is not kept. */
+/* The rotation of stream st's display matrix, degrees counter-clockwise
+ * (0: none). */
+int ffmeta_rotation(const AVStream *st);
+int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, int timed,
+                int64_t offset, int quiet, const char *out_path, char *err, size_t errlen);
 
 /* ---- encoder (ffmpeg_encoder.c) ---------------------------------------- */
 

@@ -154,7 +154,7 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
     vst->avg_frame_rate = vst->r_frame_rate = fps;
     vst->sample_aspect_ratio = ist0->sample_aspect_ratio;
     if (audio_from && *audio_from &&
-        ((ret = ffaudio_open(&audio, out, audio_from, err, errlen)) < 0 ||
+        ((ret = ffaudio_open(&audio, out, audio_from, 1, 0, err, errlen)) < 0 ||
          (ret = ffaudio_add_streams(&audio, oc, of, out, 1, quiet, err, errlen)) < 0))
         goto done;
     if ((ret = ffmux_open_file(oc, tmp, out, err, errlen)) < 0)

@@ -29,6 +29,7 @@ typedef struct FFWriter {
     int header_written;
     int done;                    /* finish() succeeded                       */
     int quiet;
+    int meta, timed_meta;        /* WriterOptions.meta_from, .timed_meta     */
 } FFWriter;
 
 static void ff_writer_free(FFWriter *p)
@@ -105,6 +106,10 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
 
     if ((ret = ffaudio_add_streams(&p->audio, p->oc, of, w->path, with_audio, p->quiet, err,
                                    errlen)) < 0)
+        return ret;
+    if (p->meta && p->audio.ain &&
+        (ret = ffmeta_copy(p->audio.ain, p->oc, vs, p->timed_meta, p->audio.a_offset,
+                           p->quiet || !with_audio, w->path, err, errlen)) < 0)
         return ret;
     if (!(of->flags & AVFMT_NOFILE) &&
         (ret = ffmux_open_file(p->oc, w->tmp_path, w->path, err, errlen)) < 0)
@@ -292,9 +297,23 @@ int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
     }
     if ((ret = ffenc_open(&p->e, w->path, &w->info, of, opt, want, err, errlen)) < 0)
         goto fail;
-    if (opt->audio_from && *opt->audio_from &&
-        (ret = ffaudio_open(&p->audio, w->path, opt->audio_from, err, errlen)) < 0)
-        goto fail;
+    /* One second demuxer of the input for its audio, subtitles and
+     * metadata (the same file whenever both are given). */
+    const char *from = opt->audio_from && *opt->audio_from ? opt->audio_from
+                       : opt->meta_from && *opt->meta_from ? opt->meta_from : NULL;
+    p->meta = opt->meta_from && *opt->meta_from;
+    p->timed_meta = opt->timed_meta;
+    if (from && (ret = ffaudio_open(&p->audio, w->path, from, from == opt->audio_from,
+                                    p->meta && opt->timed_meta, err, errlen)) < 0) {
+        if (from == opt->audio_from)
+            goto fail;
+        /* Metadata alone is not worth failing the conversion for (the
+         * reader opened the file; a second demuxer could not). */
+        ffaudio_close(&p->audio);
+        memset(&p->audio, 0, sizeof p->audio);
+        p->meta = 0;
+        err[0] = 0;
+    }
 
     ret = open_output(w, p, of, 1, err, errlen);
     if (ret == RETRY_WITHOUT_AUDIO) {

@@ -285,6 +285,7 @@ static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int 
     snprintf(vi->pix_fmt, sizeof vi->pix_fmt, "%s", name ? name : "unknown");
     vi->converted = src != p->work_fmt;
     vi->interlace = field_order_char(par->field_order);
+    vi->rotation = ffmeta_rotation(st);
     /* A YUV source's matrix, primaries and transfer survive the conversion
      * to 8-bit 4:2:0 (swscale keeps the matrix between YUV formats); an RGB
      * source's do not, and it is converted with swscale's default matrix. */

@@ -31,6 +31,9 @@ typedef struct VideoInfo {
      * has_color 0: not known (y4m, RGB sources). */
     int has_color;
     int color_primaries, color_trc, color_space, chroma_location;
+    /* The display matrix's rotation, degrees counter-clockwise (0: none or
+     * unknown): the pictures are stored unrotated, players turn them. */
+    int rotation;
 } VideoInfo;
 
 /* A way to stop blocking I/O from outside (Ctrl-C): requested() says a
@@ -117,6 +120,12 @@ typedef struct WriterOptions {
     int lossless;
     int overwrite;           /* -y                                          */
     const char *audio_from;  /* copy audio from this input, NULL = none     */
+    /* Copy the container's metadata, chapters, subtitle streams and the
+     * video's display matrix from this input (NULL: none); timed_meta = 0
+     * keeps only the metadata and the matrix (slow motion: the times of
+     * chapters and subtitles no longer match). */
+    const char *meta_from;
+    int timed_meta;
     const char *input_path;  /* to refuse writing over the input            */
     const char *src_pix_fmt; /* the input's pixel format (for its range)    */
     int quiet;

@@ -1,0 +1,148 @@
+/* What the output keeps of its input besides the pictures, audio and
+ * subtitles (those are copied as streams, ffmpeg_audio.c): the container's
+ * metadata (title, creation time, location, ...), the video stream's
+ * language, title and handler, its display matrix (a phone clip's
+ * rotation: the pictures stay as stored, players turn them, as `ffmpeg -i
+ * IN OUT` does) and the chapters. */
+#include <stdio.h>
+#include <string.h>
+
+#include <math.h>
+
+#include <libavutil/avstring.h>
+#include <libavutil/display.h>
+
+#include "src/common.h"
+#include "src/io/ffmpeg_internal.h"
+
+/* Keys that describe the input file's own muxing, not its content. */
+static int muxing_key(const char *k)
+{
+    static const char *const keys[] = { "encoder", "major_brand", "minor_version",
+                                        "compatible_brands", "creation_tool" };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (!av_strcasecmp(k, keys[i]))
+            return 1;
+    return 0;
+}
+
+static int copy_dict(AVDictionary **dst, const AVDictionary *src, const char *const *only)
+{
+    const AVDictionaryEntry *e = NULL;
+    while ((e = av_dict_get(src, "", e, AV_DICT_IGNORE_SUFFIX))) {
+        if (muxing_key(e->key))
+            continue;
+        if (only) {
+            int want = 0;
+            for (int i = 0; only[i]; i++)
+                want |= !av_strcasecmp(e->key, only[i]);
+            if (!want)
+                continue;
+        }
+        if (av_dict_set(dst, e->key, e->value, 0) < 0)
+            return AVERROR(ENOMEM);
+    }
+    return 0;
+}
+
+/* The display matrix of stream st (NULL: none), and its size. */
+static const uint8_t *display_matrix(const AVStream *st, size_t *size)
+{
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 102)
+    const AVPacketSideData *sd = av_packet_side_data_get(
+        st->codecpar->coded_side_data, st->codecpar->nb_coded_side_data,
+        AV_PKT_DATA_DISPLAYMATRIX);
+    *size = sd ? sd->size : 0;
+    return sd ? sd->data : NULL;
+#else
+    return av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, size);
+#endif
+}
+
+static int set_display_matrix(AVStream *st, const uint8_t *m, size_t size)
+{
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 102)
+    AVPacketSideData *sd = av_packet_side_data_new(&st->codecpar->coded_side_data,
+                                                   &st->codecpar->nb_coded_side_data,
+                                                   AV_PKT_DATA_DISPLAYMATRIX, size, 0);
+#else
+    uint8_t *sd = av_stream_new_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, size);
+#endif
+    if (!sd)
+        return AVERROR(ENOMEM);
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 102)
+    memcpy(sd->data, m, size);
+#else
+    memcpy(sd, m, size);
+#endif
+    return 0;
+}
+
+int ffmeta_rotation(const AVStream *st)
+{
+    size_t size = 0;
+    const uint8_t *m = display_matrix(st, &size);
+    if (!m || size < 9 * sizeof(int32_t))
+        return 0;
+    int32_t mat[9];
+    memcpy(mat, m, sizeof mat);
+    const double r = av_display_rotation_get(mat);
+    return isfinite(r) ? (int)lrint(r) : 0;
+}
+
+int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, int timed,
+                int64_t offset, int quiet, const char *out_path, char *err, size_t errlen)
+{
+    char name[1024];
+    int ret = copy_dict(&oc->metadata, in->metadata, NULL);
+    const int v = av_find_best_stream((AVFormatContext *)in, AVMEDIA_TYPE_VIDEO, -1, -1, NULL,
+                                      0);
+    if (ret >= 0 && v >= 0) {
+        static const char *const vkeys[] = { "language", "title", "handler_name", NULL };
+        const AVStream *ist = in->streams[v];
+        ret = copy_dict(&vst->metadata, ist->metadata, vkeys);
+        size_t size = 0;
+        const uint8_t *m = display_matrix(ist, &size);
+        /* The QuickTime family stores the matrix (tkhd); the other muxers
+         * of this FFmpeg drop it. */
+        const int keeps = strstr(oc->oformat->name, "mov") || strstr(oc->oformat->name, "mp4");
+        if (ret >= 0 && m && size >= 9 * sizeof(int32_t)) {
+            if (keeps)
+                ret = set_display_matrix(vst, m, size);
+            else if (!quiet)
+                fprintf(stderr, "omcti: note: '%s': the %s container cannot hold the input's "
+                        "display rotation (%d degrees); the pictures are written as stored "
+                        "(use .mp4 or .mov to keep it)\n",
+                        io_printable(out_path, name, sizeof name), oc->oformat->name,
+                        ffmeta_rotation(ist));
+        }
+    }
+    if (ret < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_NOMEM, out_path, ret, "metadata");
+    if (!in->nb_chapters)
+        return 0;
+    if (!timed) {
+        if (!quiet)
+            fprintf(stderr, "omcti: note: '%s': chapters are not kept in slow motion (their "
+                    "times no longer match)\n", io_printable(out_path, name, sizeof name));
+        return 0;
+    }
+    for (unsigned i = 0; i < in->nb_chapters; i++) {
+        const AVChapter *c = in->chapters[i];
+        const int64_t off = av_rescale_q(offset, AV_TIME_BASE_Q, c->time_base);
+        if (c->end != AV_NOPTS_VALUE && c->end - off <= 0)
+            continue;   /* before the first picture */
+        AVChapter *o = av_mallocz(sizeof *o);
+        if (!o || av_dynarray_add_nofree(&oc->chapters, (int *)&oc->nb_chapters, o) < 0) {
+            av_free(o);
+            return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+        }
+        o->id = c->id;
+        o->time_base = c->time_base;
+        o->start = c->start - off > 0 ? c->start - off : 0;
+        o->end = c->end - off;
+        if (copy_dict(&o->metadata, c->metadata, NULL) < 0)
+            return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    }
+    return 0;
+}

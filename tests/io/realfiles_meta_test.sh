@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# What an output keeps of its input besides pictures and audio (issue 15
+# items 1 and 3): the display matrix (rotation), the container metadata
+# (title, creation time, location), chapters and subtitle streams, with
+# their times; a notice for what a container cannot hold.
+# usage: realfiles_meta_test.sh OMCTI
+set -u
+OMCTI=$1
+command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "no ffmpeg CLI"; exit 77; }
+T=$(mktemp -d /tmp/omcti-meta-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+check() { if eval "$2"; then ok; else bad "$1"; fi; }
+probe() { ffprobe -v error "$@" -of compact=p=0:nk=1; }
+
+# A phone-like clip: H.264 + AAC in mp4, rotated 90 degrees by its display
+# matrix, with a title, a creation time and a location.
+ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -f lavfi -i sine=f=440 -t 2 \
+    -c:v libx264 -c:a aac -metadata title="Holiday" -metadata creation_time=2024-05-01T10:00:00Z \
+    -metadata location=+48.8584+002.2945/ "$T/plain.mp4" || { echo "cannot make clips (libx264?)"; exit 77; }
+ffmpeg -v error -y -i "$T/plain.mp4" -c copy -metadata:s:v:0 rotate=90 "$T/phone.mp4"
+[ "$(probe -select_streams v -show_entries stream_side_data=rotation "$T/phone.mp4" | head -1)" = 90 ] ||
+    { echo "this ffmpeg cannot make a rotated clip"; exit 77; }
+
+"$OMCTI" -y -i "$T/phone.mp4" -o "$T/out.mp4" 2>"$T/err"
+check "rotated mp4 converts" "[ $? -eq 0 ]"
+check "the display matrix is kept (rotation 90)" \
+    "[ \"\$(probe -select_streams v -show_entries stream_side_data=rotation '$T/out.mp4' | head -1)\" = 90 ]"
+check "the pictures are not turned (160x120)" \
+    "[ \"\$(ffprobe -v error -select_streams v -show_entries stream=width,height -of csv=p=0 '$T/out.mp4' | head -1 | cut -d, -f1,2)\" = 160,120 ]"
+check "title kept" "[ \"\$(probe -show_entries format_tags=title '$T/out.mp4')\" = Holiday ]"
+# (ffmpeg's own stream copy above drops the creation time: from the plain clip)
+"$OMCTI" -q -y -i "$T/plain.mp4" -o "$T/plain_out.mp4"
+check "creation time kept" "probe -show_entries format_tags=creation_time '$T/plain_out.mp4' | grep -q '^2024-05-01T10:00:00'"
+check "location kept" "[ \"\$(probe -show_entries format_tags=location '$T/out.mp4')\" = +48.8584+002.2945/ ]"
+check "audio still copied" "[ \"\$(probe -select_streams a -show_entries stream=codec_name '$T/out.mp4')\" = aac ]"
+"$OMCTI" -y -i "$T/phone.mp4" -o "$T/out.mov" 2>/dev/null
+check "rotation kept in .mov" \
+    "[ \"\$(probe -select_streams v -show_entries stream_side_data=rotation '$T/out.mov' | head -1)\" = 90 ]"
+"$OMCTI" -y -i "$T/phone.mp4" -o "$T/out.mkv" 2>"$T/err"
+check "mkv (no matrix in this FFmpeg): exit 0 and a notice naming the rotation" \
+    "[ $? -eq 0 ] && grep -q 'cannot hold the input.s display rotation (90 degrees)' '$T/err'"
+"$OMCTI" -y -i "$T/phone.mp4" -o "$T/out.y4m" 2>"$T/err"
+check "y4m: a notice that the rotation is not kept" "grep -q 'rotated by 90 degrees' '$T/err'"
+"$OMCTI" -q -y -i "$T/phone.mp4" -o "$T/q.mkv" 2>"$T/err"
+check "-q: no notice" "[ ! -s '$T/err' ]"
+
+# Chapters and subtitles (mov_text in mp4, subrip in mkv), with their times.
+cat > "$T/meta.txt" <<'META'
+;FFMETADATA1
+title=Film
+[CHAPTER]
+TIMEBASE=1/1000
+START=0
+END=1000
+title=One
+[CHAPTER]
+TIMEBASE=1/1000
+START=1000
+END=2000
+title=Two
+META
+printf '1\n00:00:00,200 --> 00:00:00,900\nHello\n\n2\n00:00:01,100 --> 00:00:01,800\nWorld\n' > "$T/s.srt"
+ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -i "$T/meta.txt" -i "$T/s.srt" -t 2 \
+    -map 0:v -map 2:s -map_metadata 1 -map_chapters 1 -c:v libx264 -c:s mov_text "$T/film.mp4"
+ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -i "$T/meta.txt" -i "$T/s.srt" -t 2 \
+    -map 0:v -map 2:s -map_metadata 1 -map_chapters 1 -c:v libx264 -c:s srt "$T/film.mkv"
+for f in film.mp4 film.mkv; do
+    ext=${f##*.}
+    "$OMCTI" -y -i "$T/$f" -o "$T/o.$ext" 2>"$T/err"
+    check "$f converts" "[ $? -eq 0 ]"
+    check "$f: chapters kept, at 0 and 1 s, with their titles" \
+        "[ \"\$(probe -show_entries chapter=start_time:chapter_tags=title '$T/o.$ext' | tr '\n' ' ')\" = '0.000000|One 1.000000|Two ' ]"
+    check "$f: subtitle stream kept" \
+        "probe -select_streams s -show_entries stream=codec_type '$T/o.$ext' | grep -q subtitle"
+    ffmpeg -nostdin -v error -y -i "$T/o.$ext" -map 0:s:0 -f srt "$T/o.srt"
+    check "$f: subtitle cues at their times" \
+        "grep -q '00:00:00,200 --> 00:00:00,900' '$T/o.srt' && grep -q '00:00:01,100 --> 00:00:01,800' '$T/o.srt' && grep -q World '$T/o.srt'"
+    check "$f: container title kept" "[ \"\$(probe -show_entries format_tags=title '$T/o.$ext')\" = Film ]"
+done
+"$OMCTI" -y -i "$T/film.mkv" -o "$T/sub.mp4" 2>"$T/err"
+check "subrip into mp4: exit 0, one notice naming the dropped subtitle stream" \
+    "[ $? -eq 0 ] && [ \$(grep -c 'cannot hold subrip subtitle; subtitle stream 1 dropped' '$T/err') -eq 1 ]"
+"$OMCTI" -y -i "$T/film.mkv" -o "$T/slow.mkv" --slowmo 2 2>"$T/err"
+check "slow motion: chapters and subtitles left out, with a notice" \
+    "grep -q 'chapters are not kept in slow motion' '$T/err' && [ -z \"\$(probe -select_streams s -show_entries stream=index '$T/slow.mkv')\" ]"
+check "slow motion: the title is kept" "[ \"\$(probe -show_entries format_tags=title '$T/slow.mkv')\" = Film ]"
+mkfifo "$T/fifo.mkv"
+cat "$T/film.mkv" > "$T/fifo.mkv" &
+"$OMCTI" -y -i "$T/fifo.mkv" -o "$T/pipe.mkv" 2>"$T/err"
+check "from a FIFO (no second demuxer): still converts" "[ $? -eq 0 ] && [ -s '$T/pipe.mkv' ]"
+wait
+
+echo "realfiles-meta: $pass passed, $fail failed"
+[ $fail -eq 0 ]
