@@ -56,6 +56,15 @@ static void input_notes(const char *input, const VideoInfo *info)
                 "smooth gradients may band; encoded outputs keep its colour tags (the same "
                 "transfer, coarser steps), not its mastering display or light level data\n",
                 io_printable(input, name, sizeof name), pq ? "PQ" : "HLG");
+    /* y4m's and FFmpeg's field flags: t/b top/bottom field first, m mixed */
+    if (info->interlace == 't' || info->interlace == 'b' || info->interlace == 'm')
+        fprintf(stderr, "omcti: note: '%s' is interlaced (%s); its frames are interpolated "
+                "as whole pictures and the output is marked progressive (deinterlace it first, "
+                "e.g. ffmpeg -vf bwdif, for clean motion)\n",
+                io_printable(input, name, sizeof name),
+                info->interlace == 't' ? "top field first" : info->interlace == 'b'
+                                                                ? "bottom field first"
+                                                                : "mixed fields");
 }
 
 /* The workers' writers are quiet: after the join, the note of a single

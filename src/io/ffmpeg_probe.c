@@ -285,6 +285,9 @@ static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int 
     snprintf(vi->pix_fmt, sizeof vi->pix_fmt, "%s", name ? name : "unknown");
     vi->converted = src != p->work_fmt;
     vi->interlace = field_order_char(par->field_order);
+    /* the pictures' range is the working format's (yuvj420p: full) */
+    vi->color_range = ffio_is_j(p->work_fmt) ? AVCOL_RANGE_JPEG
+                      : par->color_range == AVCOL_RANGE_MPEG ? AVCOL_RANGE_MPEG : 0;
     vi->rotation = ffmeta_rotation(st);
     /* A YUV source's matrix, primaries and transfer survive the conversion
      * to 8-bit 4:2:0 (swscale keeps the matrix between YUV formats); an RGB

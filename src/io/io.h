@@ -31,6 +31,10 @@ typedef struct VideoInfo {
      * has_color 0: not known (y4m, RGB sources). */
     int has_color;
     int color_primaries, color_trc, color_space, chroma_location;
+    /* The pictures' range, AVColorRange's values: 0 unknown, 1 limited
+     * (MPEG), 2 full (JPEG); known also without has_color (y4m's
+     * XCOLORRANGE, its C420jpeg/mpeg2/paldv set chroma_location too). */
+    int color_range;
     /* The display matrix's rotation, degrees counter-clockwise (0: none or
      * unknown): the pictures are stored unrotated, players turn them. */
     int rotation;

@@ -74,7 +74,13 @@ static int parse_header(Y4mReader *s, VideoInfo *info, const char *path, char *e
             break;
         case 'I': info->interlace = tok[1]; break;
         case 'C': snprintf(cs, sizeof cs, "%s", tok + 1); break;
-        default: break;   /* X comments and unknown tags are allowed */
+        case 'X':
+            if (!strcmp(tok, "XCOLORRANGE=FULL"))
+                info->color_range = 2;
+            else if (!strcmp(tok, "XCOLORRANGE=LIMITED"))
+                info->color_range = 1;
+            break;        /* other X comments are allowed */
+        default: break;   /* unknown tags are allowed */
         }
         if (end && *end)
             return set_error(err, errlen, OMCTI_ERR_FORMAT,
@@ -108,6 +114,14 @@ static int parse_header(Y4mReader *s, VideoInfo *info, const char *path, char *e
              s->chroma == Y4M_420 ? "yuv420p" : s->chroma == Y4M_422 ? "yuv422p" :
              s->chroma == Y4M_444 ? "yuv444p" : "gray");
     info->converted = s->chroma != Y4M_420;
+    /* Chroma siting of 4:2:0 (AVChromaLocation: left 1, center 2,
+     * top-left 3), so that y4m -> y4m keeps the tag. */
+    if (s->chroma == Y4M_420)
+        info->chroma_location = !strcmp(cs + 3, "mpeg2") ? 1 : !strcmp(cs + 3, "paldv") ? 3 : 2;
+    /* full range travels as the working format's yuvj420p (encoded
+     * outputs tag it so) */
+    if (info->color_range == 2 && s->chroma == Y4M_420)
+        snprintf(info->pix_fmt, sizeof info->pix_fmt, "yuvj420p");
     return 0;
 }
 
@@ -310,14 +324,21 @@ int y4m_reader_open(VideoReader **out, const char *path, char *err, size_t errle
 
 /* ---- writer ---- */
 
+/* Every picture written is a whole frame (in-between pictures have no
+ * fields): Ip, as the encoded outputs say. The chroma tag names the source's
+ * 4:2:0 siting (MPEG-2 left, JPEG centre, PAL-DV top-left; JPEG when
+ * unknown), XCOLORRANGE its range when known (FFmpeg's yuv4mpegpipe rules). */
 int y4m_format_header(char *buf, size_t size, const VideoInfo *info)
 {
     Rational sar = info->sar.num > 0 ? info->sar : (Rational){ 0, 0 };
-    return snprintf(buf, size, "YUV4MPEG2 W%d H%d F%lld:%lld I%c A%lld:%lld C420jpeg\n",
+    const char *siting = info->chroma_location == 1 ? "mpeg2"
+                         : info->chroma_location == 3 ? "paldv" : "jpeg";
+    const char *range = info->color_range == 2 ? " XCOLORRANGE=FULL"
+                        : info->color_range == 1 ? " XCOLORRANGE=LIMITED" : "";
+    return snprintf(buf, size, "YUV4MPEG2 W%d H%d F%lld:%lld Ip A%lld:%lld C420%s%s\n",
                     info->width, info->height, (long long)info->fps.num,
-                    (long long)info->fps.den,
-                    info->interlace && info->interlace != '?' ? info->interlace : 'p',
-                    (long long)sar.num, (long long)sar.den);
+                    (long long)info->fps.den, (long long)sar.num, (long long)sar.den, siting,
+                    range);
 }
 
 typedef struct Y4mWriter {
