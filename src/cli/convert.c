@@ -475,9 +475,11 @@ int cli_convert(int argc, char **argv)
     } else {
         segment_range(&j->tl, j->n, 0, 1, &j->range);
     }
-    /* Pieces get no audio (the join adds it); a whole run's parts do. */
-    const int copy_audio = !opt.seg_count && j->info.has_audio && opt.mode != RATE_SLOWMO &&
-                           !io_path_is_y4m(opt.output);
+    /* Pieces get no audio (the join adds it); a whole run's parts do, and
+     * its join copies the input's subtitles, metadata, chapters and rotation
+     * too (from a file: a pipe cannot be read twice). */
+    const int copy_audio = !opt.seg_count && opt.mode != RATE_SLOWMO &&
+                           !io_path_is_y4m(opt.output) && io_path_is_regular(opt.input);
     if (!opt.seg_count && j->info.has_audio && opt.mode == RATE_SLOWMO && !opt.quiet)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
     char key[8192] = "";

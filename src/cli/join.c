@@ -22,8 +22,9 @@ static const char join_usage[] =
 "conversion, each unchanged since it was written.\n"
 "\n"
 "  -o FILE             the joined output (its container from the extension)\n"
-"  --audio-from FILE   stream-copy the audio of FILE (the original input) under\n"
-"                      the video, as a plain conversion does (not for --slowmo)\n"
+"  --audio-from FILE   stream-copy the audio and subtitles of FILE (the original\n"
+"                      input) under the video and copy its metadata, chapters and\n"
+"                      rotation, as a plain conversion does (not for --slowmo)\n"
 "  -y                  overwrite OUTPUT if it exists\n"
 "  -q, --quiet         no summary line\n"
 "  --                  the rest are pieces, even names that start with '-'\n";

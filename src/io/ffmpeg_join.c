@@ -153,9 +153,14 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
     vst->time_base = ftb;
     vst->avg_frame_rate = vst->r_frame_rate = fps;
     vst->sample_aspect_ratio = ist0->sample_aspect_ratio;
+    /* From the input (audio_from: a whole run's join): its audio, its
+     * subtitles, metadata, chapters and rotation, as a single run's writer
+     * copies them (ffmpeg_mux.c). */
     if (audio_from && *audio_from &&
-        ((ret = ffaudio_open(&audio, out, audio_from, 1, 0, err, errlen)) < 0 ||
-         (ret = ffaudio_add_streams(&audio, oc, of, out, 1, quiet, err, errlen)) < 0))
+        ((ret = ffaudio_open(&audio, out, audio_from, 1, 1, err, errlen)) < 0 ||
+         (ret = ffaudio_add_streams(&audio, oc, of, out, 1, quiet, err, errlen)) < 0 ||
+         (ret = ffmeta_copy(audio.ain, oc, vst, 1, audio.a_offset, quiet, out, err,
+                            errlen)) < 0))
         goto done;
     if ((ret = ffmux_open_file(oc, tmp, out, err, errlen)) < 0)
         goto done;

@@ -93,5 +93,15 @@ cat "$T/film.mkv" > "$T/fifo.mkv" &
 check "from a FIFO (no second demuxer): still converts" "[ $? -eq 0 ] && [ -s '$T/pipe.mkv' ]"
 wait
 
+# A whole run in parts (--workers) and pieces joined with --audio-from:
+# the join copies them from the input, as a single run does.
+"$OMCTI" -q -y -i "$T/film.mkv" -o "$T/w.mkv" --workers 2
+check "--workers: chapters, subtitles and title kept" \
+    "[ \"\$(probe -show_entries chapter=start_time:chapter_tags=title '$T/w.mkv' | tr '\n' ' ')\" = '0.000000|One 1.000000|Two ' ] && probe -select_streams s -show_entries stream=codec_type '$T/w.mkv' | grep -q subtitle && [ \"\$(probe -show_entries format_tags=title '$T/w.mkv')\" = Film ]"
+"$OMCTI" -q -y -i "$T/phone.mp4" -o "$T/p0.mp4" --segment 0/2 && "$OMCTI" -q -y -i "$T/phone.mp4" -o "$T/p1.mp4" --segment 1/2 &&
+    "$OMCTI" join -q -y -o "$T/j.mp4" --audio-from "$T/phone.mp4" "$T/p0.mp4" "$T/p1.mp4"
+check "segments joined with --audio-from: rotation and audio kept" \
+    "[ \"\$(probe -select_streams v -show_entries stream_side_data=rotation '$T/j.mp4' | head -1)\" = 90 ] && [ \"\$(probe -select_streams a -show_entries stream=codec_name '$T/j.mp4')\" = aac ]"
+
 echo "realfiles-meta: $pass passed, $fail failed"
 [ $fail -eq 0 ]
