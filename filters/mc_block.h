@@ -326,17 +326,39 @@ MCF uint32_t mc_cost_int_part(const McPlaneView *P, const McPlaneView *N, int x0
     return s;
 }
 
-/* mc_cost_sub_part: the bilateral cost (bilinear samples, 1/16 units) of
- * the quarter-pel vector (vx, vy) at the phase. */
-MCF uint32_t mc_cost_sub_part(const McPlaneView *P, const McPlaneView *N, const McPhase *ph,
-                              int x0, int y0, int w, int h, int vx, int vy, int lane, int nlanes)
+/* The bilinear samples of the window's first pixel (x0, y0) for the
+ * quarter-pel vector (vx, vy) at the phase: integer positions and 1/16
+ * fractions in prev (ix, iy, fx, fy) and next (jx, jy, gx, gy). */
+typedef struct McSubOrigin {
+    int ix, fx, iy, fy, jx, gx, jy, gy;
+} McSubOrigin;
+
+MCF McSubOrigin mc_sub_origin(const McPhase *ph, int x0, int y0, int vx, int vy)
 {
     int ax, ay, bx, by;
     mc_phase_split(vx, 4, ph, &ax, &bx);
     mc_phase_split(vy, 4, ph, &ay, &by);
     const int pxs = x0 * 16 - ax, pys = y0 * 16 - ay, nxs = x0 * 16 + bx, nys = y0 * 16 + by;
-    const int ix = pxs >> 4, fx = pxs & 15, iy = pys >> 4, fy = pys & 15;
-    const int jx = nxs >> 4, gx = nxs & 15, jy = nys >> 4, gy = nys & 15;
+    McSubOrigin o;
+    o.ix = pxs >> 4;
+    o.fx = pxs & 15;
+    o.iy = pys >> 4;
+    o.fy = pys & 15;
+    o.jx = nxs >> 4;
+    o.gx = nxs & 15;
+    o.jy = nys >> 4;
+    o.gy = nys & 15;
+    return o;
+}
+
+/* mc_cost_sub_part: the bilateral cost (bilinear samples, 1/16 units) of
+ * the quarter-pel vector (vx, vy) at the phase. */
+MCF uint32_t mc_cost_sub_part(const McPlaneView *P, const McPlaneView *N, const McPhase *ph,
+                              int x0, int y0, int w, int h, int vx, int vy, int lane, int nlanes)
+{
+    const McSubOrigin o = mc_sub_origin(ph, x0, y0, vx, vy);
+    const int ix = o.ix, fx = o.fx, iy = o.iy, fy = o.fy, jx = o.jx, gx = o.gx, jy = o.jy,
+              gy = o.gy;
     const int sx = nlanes % w, sy = nlanes / w;
     int x = lane % w, y = lane / w;
     uint32_t s = 0;
@@ -392,12 +414,9 @@ MCF void mc_cost_sub_os_part(const McPlaneView *P, const McPlaneView *N, const M
                              int x0, int y0, int w, int h, int vx, int vy, int lane, int nlanes,
                              uint32_t s[3])
 {
-    int ax, ay, bx, by;
-    mc_phase_split(vx, 4, ph, &ax, &bx);
-    mc_phase_split(vy, 4, ph, &ay, &by);
-    const int pxs = x0 * 16 - ax, pys = y0 * 16 - ay, nxs = x0 * 16 + bx, nys = y0 * 16 + by;
-    const int ix = pxs >> 4, fx = pxs & 15, iy = pys >> 4, fy = pys & 15;
-    const int jx = nxs >> 4, gx = nxs & 15, jy = nys >> 4, gy = nys & 15;
+    const McSubOrigin o = mc_sub_origin(ph, x0, y0, vx, vy);
+    const int ix = o.ix, fx = o.fx, iy = o.iy, fy = o.fy, jx = o.jx, gx = o.gx, jy = o.jy,
+              gy = o.gy;
     const int sx = nlanes % w, sy = nlanes / w;
     int x = lane % w, y = lane / w;
     for (int i = lane; i < w * h; i += nlanes) {
