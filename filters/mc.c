@@ -89,7 +89,8 @@ int mc_new_pair(void *priv, const FilterPair *pair, char *err, size_t errlen)
     if (ret < 0)
         return ret;
     const uint32_t cost = scenecut_cost(pair->fields, &st, s->width, s->height);
-    s->cut = scenecut_decide(&s->scd, cost, scenecut_share(&st), pair->prev->serial,
+    const uint32_t spread = scenecut_spread(pair->fields, &st, s->width, s->height);
+    s->cut = scenecut_decide(&s->scd, cost, spread, scenecut_share(&st), pair->prev->serial,
                              pair->next->serial);
     s->stepwise = s->scd.stepwise && s->scd.enabled;
     return 0;

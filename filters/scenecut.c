@@ -46,21 +46,58 @@ void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats
     st->same = same;
 }
 
+/* The picture's activity per pixel in 1/256 (the rows the activity read). */
+static uint64_t activity256(const McSceneStats *st, int w, int h)
+{
+    const uint64_t apix = (uint64_t)(h / 2) * (uint64_t)(w - 1);
+    return apix ? st->activity * 256 / apix : 0;
+}
+
+/* A residual per pixel r (1/256) relative to the activity per pixel a
+ * (1/256; +1 so that flat pictures do not divide by zero), in 1/256. */
+static uint32_t relative256(uint64_t r, uint64_t a)
+{
+    const uint64_t q = r * 256 / (a + 256);
+    return (uint32_t)(q > UINT32_MAX ? UINT32_MAX : q);
+}
+
+static uint32_t block_residual(const MotionFields *fields, int i)
+{
+    const uint32_t f = fields->fwd.sad[i], b = fields->bwd.sad[i];
+    return f < b ? f : b;
+}
+
 uint32_t scenecut_cost(const MotionFields *fields, const McSceneStats *st, int w, int h)
 {
     if (!fields) return 0;
-    const MotionField *f = &fields->fwd, *b = &fields->bwd;
+    const MotionField *f = &fields->fwd;
     uint64_t res = 0;
     for (int i = 0; i < f->bw * f->bh; i++)
-        res += f->sad[i] < b->sad[i] ? f->sad[i] : b->sad[i];
+        res += block_residual(fields, i);
     const uint64_t npix = (uint64_t)f->bw * f->bh * f->block * f->block;
-    const uint64_t apix = (uint64_t)(h / 2) * (uint64_t)(w - 1); /* rows the activity read */
-    /* residual per pixel relative to activity per pixel (+1 so that flat
-     * pictures do not divide by zero), in 1/256 */
-    const uint64_t r = res * 256 / npix;                      /* residual, 1/256 */
-    const uint64_t a = apix ? st->activity * 256 / apix : 0;  /* activity, 1/256 */
-    const uint64_t cost = r * 256 / (a + 256);
-    return (uint32_t)(cost > UINT32_MAX ? UINT32_MAX : cost);
+    return relative256(res * 256 / npix, activity256(st, w, h));
+}
+
+uint32_t scenecut_spread(const MotionFields *fields, const McSceneStats *st, int w, int h)
+{
+    if (!fields) return 0;
+    const MotionField *f = &fields->fwd;
+    const int nb = f->bw * f->bh, area = f->block * f->block;
+    if (nb <= 0) return 0;
+    /* the blocks' residual per pixel in 1/16 grey level (at most 4080),
+     * counted; the lower quartile is the value of rank nb / 4 */
+    enum { BINS = 4096 };
+    uint32_t hist[BINS] = { 0 };
+    for (int i = 0; i < nb; i++) {
+        const uint64_t r16 = (uint64_t)block_residual(fields, i) * 16 / (uint64_t)area;
+        hist[r16 < BINS ? r16 : BINS - 1]++;
+    }
+    const uint32_t rank = (uint32_t)nb / 4;
+    uint32_t seen = 0;
+    int q = 0;
+    while (q < BINS - 1 && seen + hist[q] <= rank)
+        seen += hist[q++];
+    return relative256((uint64_t)q * 16, activity256(st, w, h));
 }
 
 uint32_t scenecut_share(const McSceneStats *st)
@@ -68,8 +105,8 @@ uint32_t scenecut_share(const McSceneStats *st)
     return st->textured ? (uint32_t)((uint64_t)st->same * 256 / st->textured) : 0;
 }
 
-int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t share, uint64_t prev_serial,
-                    uint64_t next_serial)
+int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share,
+                    uint64_t prev_serial, uint64_t next_serial)
 {
     if (prev_serial != sc->last_serial) {
         /* Not the continuation of the pairs seen so far: start afresh. */
@@ -88,7 +125,7 @@ int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t share, uint64_t prev_s
          * costs reach 0.39 (foreman), cuts 1.4 and more. */
         const uint64_t floor = 128;
         if (sc->count > 0 && cost > floor &&
-            (uint64_t)cost * 256 > (uint64_t)ref * 3 * sc->thr256)
+            (uint64_t)cost * 256 > (uint64_t)ref * 3 * sc->thr256 && spread >= SCD_SPREAD_MIN)
             cut = 1;
     }
     /* 251/256: all but a few textured blocks identical. Camera video never

@@ -295,6 +295,60 @@ static void test_scene_cut(TestState *ts, OmctiSceneCut scd)
     free(p.mem); free(q.mem); free(out.mem);
 }
 
+/* Picture = a low-contrast texture (1/16 of the range, shifted by (ox, oy))
+ * at brightness base, in every plane. */
+static void fill_dim(Buf *b, int ox, int oy, int base)
+{
+    fill(b, ox, oy);
+    const int w = b->pic.width, h = b->pic.height, cw = (w + 1) / 2, ch = (h + 1) / 2;
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < (c ? cw * ch : w * h); i++)
+            b->pic.data[c][i] = (uint8_t)(base + b->pic.data[c][i] / 16);
+}
+
+/* A still picture, then most of it changes at once (a head turning fast in
+ * a close-up after a still moment: the cost jumps as at a cut) while the
+ * rest stays: not a cut, because a cut changes the whole picture; the same
+ * change over the whole picture is one. */
+static void test_local_change_not_cut(TestState *ts)
+{
+    const int w = 128, h = 96, changed = 80; /* columns [0, 80) change */
+    Buf p, q;
+    buf_alloc(&p, w, h);
+    buf_alloc(&q, w, h);
+    fill_dim(&p, 0, 0, 100);
+    fill_dim(&q, 5000, 7000, 30);
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    for (int c = 0; c < 3; c++) {
+        const int pw = c ? cw : w, ph = c ? ch : h, from = c ? changed / 2 : changed;
+        for (int y = 0; y < ph; y++)
+            memcpy(q.pic.data[c] + y * pw + from, p.pic.data[c] + y * pw + from,
+                   (size_t)(pw - from));
+    }
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.engine = "cpu";
+    char err[256];
+    OmctiContext *c = NULL;
+    if (omcti_open(&c, &s, w, h, err, sizeof err)) {
+        CHECK(ts, 0, "open: %s", err);
+        free(p.mem); free(q.mem);
+        return;
+    }
+    for (int i = 0; i < 5; i++)
+        omcti_send_picture(c, &p.pic);
+    omcti_send_picture(c, &q.pic);
+    CHECK(ts, !omcti_pair_is_cut(c), "a change of %d of %d columns judged a cut", changed, w);
+    fill_dim(&q, 9000, 3000, 100);
+    for (int i = 0; i < 4; i++)
+        omcti_send_picture(c, &q.pic);
+    fill_dim(&q, 5000, 7000, 30);
+    omcti_send_picture(c, &q.pic);
+    CHECK(ts, omcti_pair_is_cut(c), "a change of the whole picture was not judged a cut");
+    omcti_close(&c);
+    free(p.mem); free(q.mem);
+}
+
 /* PSNR-Y of a against b, in dB (99 when equal). */
 static double psnr_y(const OmctiPicture *a, const OmctiPicture *b)
 {
@@ -398,6 +452,7 @@ int main(void)
     test_letterbox(&ts, OMCTI_METHOD_MCTI);
     test_scene_cut(&ts, OMCTI_SCD_AUTO);
     test_scene_cut(&ts, OMCTI_SCD_NONE);
+    test_local_change_not_cut(&ts);
     test_camera_vector(&ts);
     test_edge_pan(&ts, OMCTI_METHOD_OMCTI);
     test_edge_pan(&ts, OMCTI_METHOD_MCTI);
