@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "omcti.h"
+#include "src/active_area.h"
 #include "src/device.h"
 #include "src/frame.h"
 #include "filters/mc_block.h"
@@ -34,6 +35,7 @@ typedef struct FilterParams {
 typedef struct FilterPair {
     const OmctiFrame *prev, *next;   /* padded frames                    */
     const MotionFields *fields;      /* NULL when !needs_motion          */
+    ActiveArea area;                 /* lines inactive in either frame   */
 } FilterPair;
 
 typedef struct OmctiFilter {

@@ -73,9 +73,12 @@ extern const FilterBackend mc_backend_cpu;
 void mc_mask_weights(int block, int x, int y, int w[3]);
 
 /* The pair's camera vector (full pel; docs/quality.md, issue 16, step 4):
- * the most frequent vector of the forward field, a tie to the smaller
- * packed key (y + 32768) << 16 | (x + 32768). keys: scratch for nb keys;
- * fields without nb blocks (or none): zero. */
-McVec mc_camera_vector(const MotionFields *fields, int nb, uint32_t *keys);
+ * the most frequent vector of the forward field among the blocks that lie
+ * inside the pair's active area (letterbox bars do not move with the
+ * camera; all blocks when none lies inside), a tie to the smaller packed
+ * key (y + 32768) << 16 | (x + 32768). keys: scratch for nb keys; fields
+ * without nb blocks (or none): zero. */
+McVec mc_camera_vector(const MotionFields *fields, const ActiveArea *area, int width, int height,
+                       int nb, uint32_t *keys);
 
 #endif

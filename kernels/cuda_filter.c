@@ -181,7 +181,8 @@ static int cuda_filter_stats(void *priv, const FilterPair *pr, McSceneStats *st,
     *st = *f->h_stats;
     /* the camera vector from the host's copy of the forward field (the
      * CPU backend's function: the same vector on every backend) */
-    f->cam = mc_camera_vector(pr->fields, f->g.nbx * f->g.nby, f->keys);
+    f->cam = mc_camera_vector(pr->fields, &pr->area, f->g.width, f->g.height,
+                              f->g.nbx * f->g.nby, f->keys);
     return 0;
 }
 

@@ -192,6 +192,14 @@ fail:
     return ret;
 }
 
+/* The lines inactive in either frame of the pair (ip, in). */
+static ActiveArea pair_area(const OmctiContext *c, int ip, int in)
+{
+    const ActiveArea *p = &c->area[ip], *n = &c->area[in];
+    return (ActiveArea){ max_i(p->top, n->top), max_i(p->bottom, n->bottom),
+                         max_i(p->left, n->left), max_i(p->right, n->right) };
+}
+
 static int fail(OmctiContext *c, int code, const char *msg)
 {
     snprintf(c->err, sizeof c->err, "%s", msg);
@@ -230,7 +238,7 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
         return 0;
 
     const OmctiFrame *prev = &c->frames[c->cur ^ 1], *next = f;
-    FilterPair pair = { prev, next, NULL };
+    FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur) };
     if (c->filter->needs_motion) {
         t0 = now_seconds();
         int ret = c->engine->estimate(c->eng, prev, next, &c->fields, c->err, sizeof c->err);
@@ -303,7 +311,8 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
         picture_copy(out, &src);
         return 0;
     }
-    const FilterPair pair = { prev, next, c->filter->needs_motion ? &c->fields : NULL };
+    const FilterPair pair = { prev, next, c->filter->needs_motion ? &c->fields : NULL,
+                              pair_area(c, ip, in) };
     double t0 = now_seconds();
     c->err[0] = 0;
     int ret = c->filter->picture(c->filter_priv, &pair, num, den, out, c->err, sizeof c->err);

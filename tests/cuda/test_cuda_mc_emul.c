@@ -62,7 +62,8 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
     uint32_t *keys = malloc((size_t)nb * sizeof *keys);
-    a.cam = mc_camera_vector(f, nb, keys); /* host code, as kernels/cuda_filter.c */
+    const ActiveArea full = { 0, 0, 0, 0 };
+    a.cam = mc_camera_vector(f, &full, w, h, nb, keys); /* host code, as kernels/cuda_filter.c */
     free(keys);
     a.vec_a = vec;
     a.vec_c = vec + nb;
@@ -146,7 +147,7 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
         fr[1].serial = (uint64_t)i + 2;
         int rc = motion_engine_cpu.estimate(me, &fr[0], &fr[1], &f, err, sizeof err);
         CHECK(ts, rc == 0, "%s: estimate: %s", label, err);
-        const FilterPair pr = { &fr[0], &fr[1], &f };
+        const FilterPair pr = { &fr[0], &fr[1], &f, { 0, 0, 0, 0 } };
         char what[200];
         snprintf(what, sizeof what, "%s %dx%d B%d R%d %s pair %d", label, w, h, block, range,
                  search == OMCTI_SEARCH_FULL ? "full" : "diamond", i);

@@ -415,8 +415,8 @@ static void test_edge_pan(TestState *ts, OmctiMethod m)
 }
 
 /* The camera vector (docs/quality.md, issue 16, step 4): the most frequent
- * forward vector, a tie to the smaller packed key (y first), zero without
- * fields. */
+ * forward vector of the blocks inside the active area, a tie to the
+ * smaller packed key (y first), zero without fields. */
 static void test_camera_vector(TestState *ts)
 {
     MotionVector fwd[6], bwd[6];
@@ -426,13 +426,23 @@ static void test_camera_vector(TestState *ts)
     const int tie[6][2] = { {5, 1}, {-3, 2}, {5, 1}, {-3, 2}, {0, 0}, {7, -1} };
     for (int k = 0; k < 6; k++)
         fwd[k] = bwd[k] = (MotionVector){ (int16_t)tie[k][0], (int16_t)tie[k][1] };
-    McVec g = mc_camera_vector(&f, 6, keys);
+    const ActiveArea full = { 0, 0, 0, 0 };
+    McVec g = mc_camera_vector(&f, &full, 48, 32, 6, keys);
     /* (5, 1) and (-3, 2) twice each: y = 1 is the smaller key */
     CHECK(ts, g.x == 5 && g.y == 1, "camera vector on a tie: (%d, %d), want (5, 1)", g.x, g.y);
     fwd[4] = (MotionVector){ -3, 2 };
-    g = mc_camera_vector(&f, 6, keys);
+    g = mc_camera_vector(&f, &full, 48, 32, 6, keys);
     CHECK(ts, g.x == -3 && g.y == 2, "camera vector: (%d, %d), want (-3, 2)", g.x, g.y);
-    g = mc_camera_vector(NULL, 6, keys);
+    /* a bar of 16 lines at the bottom (letterbox): only the top row of
+     * blocks counts, where (-3, 2) is once, (5, 1) twice */
+    const ActiveArea bars = { 0, 16, 0, 0 };
+    g = mc_camera_vector(&f, &bars, 48, 32, 6, keys);
+    CHECK(ts, g.x == 5 && g.y == 1, "camera vector above a bar: (%d, %d), want (5, 1)", g.x, g.y);
+    /* nothing inside (a bar of 30 lines): all blocks count */
+    const ActiveArea most = { 0, 30, 0, 0 };
+    g = mc_camera_vector(&f, &most, 48, 32, 6, keys);
+    CHECK(ts, g.x == -3 && g.y == 2, "camera vector without active blocks: (%d, %d)", g.x, g.y);
+    g = mc_camera_vector(NULL, &full, 48, 32, 6, keys);
     CHECK(ts, g.x == 0 && g.y == 0, "camera vector without fields: (%d, %d)", g.x, g.y);
 }
 
