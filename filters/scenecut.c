@@ -128,9 +128,13 @@ int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share
             (uint64_t)cost * 256 > (uint64_t)ref * 3 * sc->thr256 && spread >= SCD_SPREAD_MIN)
             cut = 1;
     }
-    /* 251/256: all but a few textured blocks identical. Camera video never
-     * gets there (measured: at most 0.77 on a static camera at low rate). */
-    const uint32_t dup = 251;
+    /* 254/256: all but 1/128 of the textured blocks identical. Screen
+     * captures and animation repeat whole pictures (255-256 measured, a
+     * cursor or a clock aside); a still camera whose encoder skipped most
+     * blocks repeats them too, but its noise and small motion keep more
+     * than 1/128 changing (measured: a noisy IR surveillance clip at x264
+     * CRF 45 reaches 251). */
+    const uint32_t dup = 254;
     int stepwise = share >= dup;
     for (int i = 0; i < sc->count; i++)
         stepwise |= sc->share[i] >= dup;

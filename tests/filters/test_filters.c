@@ -349,6 +349,62 @@ static void test_local_change_not_cut(TestState *ts)
     free(p.mem); free(q.mem);
 }
 
+/* Picture of texture with a window of 2 blocks (32x16 luma at (64, 48))
+ * showing the texture shifted by k: a still camera whose encoder kept
+ * every other block bit for bit, while something small moves. */
+static void fill_window(Buf *b, int k)
+{
+    fill(b, 0, 0);
+    const int w = b->pic.width, cw = (w + 1) / 2;
+    for (int y = 48; y < 64; y++)
+        for (int x = 64; x < 96; x++)
+            b->pic.data[0][y * w + x] = texture(x - k, y, 0);
+    for (int c = 1; c < 3; c++)
+        for (int y = 24; y < 32; y++)
+            for (int x = 32; x < 48; x++)
+                b->pic.data[c][y * cw + x] = texture(x - k / 2, y, c);
+}
+
+/* The stepwise rule (scenecut.h): after a duplicate picture (a screen
+ * capture) the pairs hold the nearer original; a still camera whose
+ * pictures repeat 190 of 192 blocks bit for bit is not stepwise (above the
+ * rule's 1/128) and is interpolated. */
+static void test_stepwise(TestState *ts)
+{
+    const int w = 256, h = 192;
+    Buf a, b, out;
+    buf_alloc(&a, w, h);
+    buf_alloc(&b, w, h);
+    buf_alloc(&out, w, h);
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.engine = "cpu";
+    char err[256];
+    for (int screen = 0; screen < 2; screen++) {
+        OmctiContext *c = NULL;
+        if (omcti_open(&c, &s, w, h, err, sizeof err)) {
+            CHECK(ts, 0, "open: %s", err);
+            break;
+        }
+        for (int i = 0; i < 5; i++) {
+            /* the screen: a duplicate every other picture, then a scroll */
+            fill_window(&a, screen ? 6 * (i / 2) : 6 * i);
+            omcti_send_picture(c, &a.pic);
+        }
+        fill_window(&b, 30);
+        omcti_send_picture(c, &b.pic);
+        CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
+        if (screen)
+            CHECK(ts, planes_equal(&a.pic, &out.pic, 0, NULL),
+                  "a screen capture with duplicate pictures: t=1/2 does not hold prev");
+        else
+            CHECK(ts, !planes_equal(&a.pic, &out.pic, 0, NULL),
+                  "a still camera with 2 of 192 blocks moving was held as stepwise");
+        omcti_close(&c);
+    }
+    free(a.mem); free(b.mem); free(out.mem);
+}
+
 /* PSNR-Y of a against b, in dB (99 when equal). */
 static double psnr_y(const OmctiPicture *a, const OmctiPicture *b)
 {
@@ -463,6 +519,7 @@ int main(void)
     test_scene_cut(&ts, OMCTI_SCD_AUTO);
     test_scene_cut(&ts, OMCTI_SCD_NONE);
     test_local_change_not_cut(&ts);
+    test_stepwise(&ts);
     test_camera_vector(&ts);
     test_edge_pan(&ts, OMCTI_METHOD_OMCTI);
     test_edge_pan(&ts, OMCTI_METHOD_MCTI);
