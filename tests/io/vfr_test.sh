@@ -15,8 +15,10 @@ near() { python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.arg
 
 # 2 s at 24 fps then 2 s at 30 fps (108 pictures), with a 4 s tone, stored
 # losslessly: input picture k is at k/24 s (k < 48), then 2 + (k - 48)/30 s.
+# The two parts are different test pictures, so the switch is a scene cut
+# and the output frames just before it hold picture 47.
 ffmpeg -v error -y -f lavfi -i "testsrc2=size=128x96:rate=24:duration=2" \
-    -f lavfi -i "testsrc2=size=128x96:rate=30:duration=2" -f lavfi -i "sine=f=440:duration=4" \
+    -f lavfi -i "testsrc=size=128x96:rate=30:duration=2" -f lavfi -i "sine=f=440:duration=4" \
     -filter_complex "[0:v][1:v]concat=n=2:v=1:a=0[v]" -map "[v]" -map 2:a -fps_mode vfr \
     -c:v libx264 -qp 0 -pix_fmt yuv420p -c:a aac "$T/vfr.mp4" ||
     { echo "cannot make the VFR clip (libx264?)"; exit 77; }
