@@ -6,7 +6,7 @@
  * is chosen among candidates from both motion fields (zero, the forward
  * and negated backward vectors of the block and its 4 direct neighbours,
  * and the pair's camera vector, mc_camera_vector()) by its bilateral cost
- * at t over the block grown by block/4 on every side plus a smoothness term
+ * at t over the block grown by block/8 on every side plus a smoothness term
  * towards the camera vector, one-sided where the window leaves the picture
  * (mc_stages.h); outliers are replaced by the 3x3 vector median when that
  * costs at most 6/16 more; the vector is refined to quarter pel on the

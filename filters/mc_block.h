@@ -66,7 +66,7 @@ typedef struct McSceneStats {
 } McSceneStats;
 
 #define MC_MAX_CAND 12   /* zero + 2 per block of the cross of 5 + camera */
-#define MC_MARGIN_DIV 4  /* bilateral window: the block grown by block/4  */
+#define MC_MARGIN_DIV 8  /* bilateral window: the block grown by block/8  */
 #define MC_MEDIAN_TOL 6  /* the median may cost (16 + 6)/16 of the vector */
 #define MC_SMOOTH_SHIFT 5 /* smoothness: (A * |c - camera|_1) >> 5 (lambda0 = 1) */
 #define MC_REFINE_MARGIN 2 /* sub-pel step: cost down by 2/16 level per pixel */
@@ -137,7 +137,7 @@ MCF void mc_phase_split(int v, int scale, const McPhase *ph, int *a, int *b)
     *b = v16 - *a;
 }
 
-/* The bilateral window of block (bx, by): the block grown by block/4 on
+/* The bilateral window of block (bx, by): the block grown by block/8 on
  * every side, clipped to the picture so that padding never votes. */
 MCF void mc_window(const McGrid *g, int bx, int by, int *x0, int *y0, int *w, int *h)
 {
