@@ -1,5 +1,7 @@
 /* Scene-cut detection with bounded temporal context (scenecut.h). */
 
+#include <stdlib.h>
+
 #include "src/common.h"
 #include "filters/scenecut.h"
 
@@ -78,21 +80,36 @@ uint32_t scenecut_cost(const MotionFields *fields, const McSceneStats *st, int w
     return relative256(res * 256 / npix, activity256(st, w, h));
 }
 
-uint32_t scenecut_spread(const MotionFields *fields, const McSceneStats *st, int w, int h)
+uint32_t scenecut_spread(const MotionFields *fields, const OmctiPlane *next,
+                         const McSceneStats *st, int w, int h)
 {
     if (!fields) return 0;
     const MotionField *f = &fields->fwd;
-    const int nb = f->bw * f->bh, area = f->block * f->block;
-    if (nb <= 0) return 0;
-    /* the blocks' residual per pixel in 1/16 grey level (at most 4080),
-     * counted; the lower quartile is the value of rank nb / 4 */
+    const int bs = f->block, area = bs * bs;
+    /* the residual per pixel in 1/16 grey level (at most 4080) of every
+     * whole block that is not flat, counted; the lower quartile is the value
+     * of rank n / 4. Flat blocks (less than 1/4 grey level of activity per
+     * pixel: clean black, a cartoon's fill, a title card's ground) match
+     * anything of their colour and say nothing about the change. */
     enum { BINS = 4096 };
     uint32_t hist[BINS] = { 0 };
-    for (int i = 0; i < nb; i++) {
-        const uint64_t r16 = (uint64_t)block_residual(fields, i) * 16 / (uint64_t)area;
-        hist[r16 < BINS ? r16 : BINS - 1]++;
-    }
-    const uint32_t rank = (uint32_t)nb / 4;
+    uint32_t n = 0;
+    for (int by = 0; (by + 1) * bs <= h && by < f->bh; by++)
+        for (int bx = 0; (bx + 1) * bs <= w && bx < f->bw; bx++) {
+            const uint8_t *p = next->data + (ptrdiff_t)by * bs * next->stride + bx * bs;
+            uint64_t act = 0;   /* reads one column and one row past the block: padding */
+            for (int y = 0; y < bs; y++, p += next->stride)
+                for (int x = 0; x < bs; x++)
+                    act += (uint64_t)(abs(p[x + 1] - p[x]) + abs(p[x + next->stride] - p[x]));
+            if (act * 4 < (uint64_t)area)
+                continue;
+            const uint64_t r16 =
+                (uint64_t)block_residual(fields, by * f->bw + bx) * 16 / (uint64_t)area;
+            hist[r16 < BINS ? r16 : BINS - 1]++;
+            n++;
+        }
+    if (!n) return 0;
+    const uint32_t rank = n / 4;
     uint32_t seen = 0;
     int q = 0;
     while (q < BINS - 1 && seen + hist[q] <= rank)
@@ -105,29 +122,32 @@ uint32_t scenecut_share(const McSceneStats *st)
     return st->textured ? (uint32_t)((uint64_t)st->same * 256 / st->textured) : 0;
 }
 
+int scenecut_jump(const SceneCut *sc, uint32_t cost, uint64_t prev_serial)
+{
+    /* a pair that does not continue the pairs seen so far has no history */
+    if (!sc->enabled || prev_serial != sc->last_serial || sc->count == 0)
+        return 0;
+    /* Reference: the smallest recent cost, so that earlier cuts in the
+     * history do not mask this one. */
+    uint32_t ref = UINT32_MAX;
+    for (int i = 0; i < sc->count; i++)
+        if (sc->hist[i] < ref) ref = sc->hist[i];
+    /* Below half the activity nothing is a cut: measured within-scene
+     * costs reach 0.39 (foreman), cuts 1.4 and more. */
+    const uint64_t floor = 128;
+    return cost > floor && (uint64_t)cost * 256 > (uint64_t)ref * 3 * sc->thr256;
+}
+
 int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share,
                     uint64_t prev_serial, uint64_t next_serial)
 {
+    const int cut = scenecut_jump(sc, cost, prev_serial) && spread >= SCD_SPREAD_MIN;
     if (prev_serial != sc->last_serial) {
         /* Not the continuation of the pairs seen so far: start afresh. */
         sc->count = 0;
         sc->pos = 0;
     }
     sc->last_serial = next_serial;
-    int cut = 0;
-    if (sc->enabled) {
-        /* Reference: the smallest recent cost, so that earlier cuts in the
-         * history do not mask this one. */
-        uint32_t ref = UINT32_MAX;
-        for (int i = 0; i < sc->count; i++)
-            if (sc->hist[i] < ref) ref = sc->hist[i];
-        /* Below half the activity nothing is a cut: measured within-scene
-         * costs reach 0.39 (foreman), cuts 1.4 and more. */
-        const uint64_t floor = 128;
-        if (sc->count > 0 && cost > floor &&
-            (uint64_t)cost * 256 > (uint64_t)ref * 3 * sc->thr256 && spread >= SCD_SPREAD_MIN)
-            cut = 1;
-    }
     /* 254/256: all but 1/128 of the textured blocks identical. Screen
      * captures and animation repeat whole pictures (255-256 measured, a
      * cursor or a clock aside); a still camera whose encoder skipped most

@@ -48,14 +48,20 @@ void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats
 uint32_t scenecut_cost(const MotionFields *f, const McSceneStats *st, int w, int h);
 
 /* The spread of the change in 1/256 (integer, deterministic): the lower
- * quartile of the blocks' residual per pixel (the smaller of the forward
- * and backward SAD), relative to the activity per pixel as in
- * scenecut_cost(). A cut changes the whole picture, so even its
- * best-predicted quarter of the blocks scores high (measured >= 0.26,
- * 0.48 between unrelated clips); within a shot, the unchanged or well
- * tracked part keeps it low (<= 0.19 on fast head motion, <= 0.35
- * on a fast camera). */
-uint32_t scenecut_spread(const MotionFields *f, const McSceneStats *st, int w, int h);
+ * quartile of the residual per pixel (the smaller of the forward and
+ * backward SAD) of the whole blocks that are not flat in next's luma
+ * plane, relative to the activity per pixel as in scenecut_cost(). A cut
+ * changes the whole picture, so even its best-predicted quarter of the
+ * blocks scores high (measured >= 0.32, 0.47 between unrelated clips);
+ * within a shot, the unchanged or well tracked part keeps it low (<= 0.21
+ * on fast head motion, <= 0.35 on a fast camera). A pass over the
+ * picture: called only for pairs whose cost jumps (scenecut_jump()). */
+uint32_t scenecut_spread(const MotionFields *f, const OmctiPlane *next, const McSceneStats *st,
+                         int w, int h);
+
+/* Whether the pair's cost jumps far above the costs of the previous pairs
+ * (the first test of a cut; scenecut_decide() makes the same test). */
+int scenecut_jump(const SceneCut *sc, uint32_t cost, uint64_t prev_serial);
 
 /* Share (1/256) of the textured whole blocks that are bit-identical in the
  * two pictures: high for screen captures and synthetic content. */

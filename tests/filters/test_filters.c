@@ -349,6 +349,43 @@ static void test_local_change_not_cut(TestState *ts)
     free(p.mem); free(q.mem);
 }
 
+/* A night scene cut to another: the dark middle of the picture (columns
+ * [40, 92), 40 % of the blocks) is flat and the same in both, everything
+ * else changes: a cut, though its flat part is well predicted. */
+static void test_dark_cut(TestState *ts)
+{
+    const int w = 128, h = 96, x0 = 40, x1 = 92;
+    Buf p, q;
+    buf_alloc(&p, w, h);
+    buf_alloc(&q, w, h);
+    fill(&p, 0, 0);
+    fill(&q, 5000, 7000);
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    for (int c = 0; c < 3; c++) {
+        const int pw = c ? cw : w, ph = c ? ch : h, a = c ? x0 / 2 : x0, b = c ? x1 / 2 : x1;
+        for (int y = 0; y < ph; y++) {
+            memset(p.pic.data[c] + y * pw + a, c ? 128 : 20, (size_t)(b - a));
+            memset(q.pic.data[c] + y * pw + a, c ? 128 : 20, (size_t)(b - a));
+        }
+    }
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.engine = "cpu";
+    char err[256];
+    OmctiContext *c = NULL;
+    if (omcti_open(&c, &s, w, h, err, sizeof err)) {
+        CHECK(ts, 0, "open: %s", err);
+        free(p.mem); free(q.mem);
+        return;
+    }
+    for (int i = 0; i < 5; i++)
+        omcti_send_picture(c, &p.pic);
+    omcti_send_picture(c, &q.pic);
+    CHECK(ts, omcti_pair_is_cut(c), "a cut whose flat 40 %% is unchanged was not judged a cut");
+    omcti_close(&c);
+    free(p.mem); free(q.mem);
+}
+
 /* Picture of texture with a window of 2 blocks (32x16 luma at (64, 48))
  * showing the texture shifted by k: a still camera whose encoder kept
  * every other block bit for bit, while something small moves. */
@@ -520,6 +557,7 @@ int main(void)
     test_scene_cut(&ts, OMCTI_SCD_NONE);
     test_local_change_not_cut(&ts);
     test_stepwise(&ts);
+    test_dark_cut(&ts);
     test_camera_vector(&ts);
     test_edge_pan(&ts, OMCTI_METHOD_OMCTI);
     test_edge_pan(&ts, OMCTI_METHOD_MCTI);
