@@ -306,6 +306,25 @@ static void fill_dim(Buf *b, int ox, int oy, int base)
             b->pic.data[c][i] = (uint8_t)(base + b->pic.data[c][i] / 16);
 }
 
+/* A CPU context that has seen p five times (a still moment), then q; NULL
+ * (and a failed check) when it cannot open. */
+static OmctiContext *still_then(TestState *ts, const Buf *p, const Buf *q)
+{
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.engine = "cpu";
+    char err[256];
+    OmctiContext *c = NULL;
+    if (omcti_open(&c, &s, p->pic.width, p->pic.height, err, sizeof err)) {
+        CHECK(ts, 0, "open: %s", err);
+        return NULL;
+    }
+    for (int i = 0; i < 5; i++)
+        omcti_send_picture(c, &p->pic);
+    omcti_send_picture(c, &q->pic);
+    return c;
+}
+
 /* A still picture, then most of it changes at once (a head turning fast in
  * a close-up after a still moment: the cost jumps as at a cut) while the
  * rest stays: not a cut, because a cut changes the whole picture; the same
@@ -325,19 +344,11 @@ static void test_local_change_not_cut(TestState *ts)
             memcpy(q.pic.data[c] + y * pw + from, p.pic.data[c] + y * pw + from,
                    (size_t)(pw - from));
     }
-    OmctiSettings s;
-    omcti_default_settings(&s);
-    s.engine = "cpu";
-    char err[256];
-    OmctiContext *c = NULL;
-    if (omcti_open(&c, &s, w, h, err, sizeof err)) {
-        CHECK(ts, 0, "open: %s", err);
+    OmctiContext *c = still_then(ts, &p, &q);
+    if (!c) {
         free(p.mem); free(q.mem);
         return;
     }
-    for (int i = 0; i < 5; i++)
-        omcti_send_picture(c, &p.pic);
-    omcti_send_picture(c, &q.pic);
     CHECK(ts, !omcti_pair_is_cut(c), "a change of %d of %d columns judged a cut", changed, w);
     fill_dim(&q, 9000, 3000, 100);
     for (int i = 0; i < 4; i++)
@@ -368,19 +379,11 @@ static void test_dark_cut(TestState *ts)
             memset(q.pic.data[c] + y * pw + a, c ? 128 : 20, (size_t)(b - a));
         }
     }
-    OmctiSettings s;
-    omcti_default_settings(&s);
-    s.engine = "cpu";
-    char err[256];
-    OmctiContext *c = NULL;
-    if (omcti_open(&c, &s, w, h, err, sizeof err)) {
-        CHECK(ts, 0, "open: %s", err);
+    OmctiContext *c = still_then(ts, &p, &q);
+    if (!c) {
         free(p.mem); free(q.mem);
         return;
     }
-    for (int i = 0; i < 5; i++)
-        omcti_send_picture(c, &p.pic);
-    omcti_send_picture(c, &q.pic);
     CHECK(ts, omcti_pair_is_cut(c), "a cut whose flat 40 %% is unchanged was not judged a cut");
     omcti_close(&c);
     free(p.mem); free(q.mem);
