@@ -6,13 +6,9 @@
 # usage: realfiles_fields_test.sh OMCTI
 set -u
 OMCTI=$1
-command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "no ffmpeg CLI"; exit 77; }
-T=$(mktemp -d /tmp/omcti-fields-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+. "$(dirname "$0")/lib.sh"
+need_ffmpeg
+work_dir fields
 hdr() { head -c 200 "$1" | head -1; }
 
 # Interlaced H.264 (top field first), and an interlaced y4m.
@@ -61,5 +57,4 @@ sed -i '1s/C420mpeg2/C420paldv/' "$T/paldv.y4m"
 "$OMCTI" -q -y -i "$T/paldv.y4m" -o "$T/paldv2.y4m"
 check "y4m -> y4m keeps C420paldv" "hdr '$T/paldv2.y4m' | grep -q ' C420paldv'"
 
-echo "realfiles-fields: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish realfiles-fields

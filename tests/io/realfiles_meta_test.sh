@@ -6,13 +6,9 @@
 # usage: realfiles_meta_test.sh OMCTI
 set -u
 OMCTI=$1
-command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "no ffmpeg CLI"; exit 77; }
-T=$(mktemp -d /tmp/omcti-meta-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { if eval "$2"; then ok; else bad "$1"; fi; }
+. "$(dirname "$0")/lib.sh"
+need_ffmpeg
+work_dir meta
 probe() { ffprobe -v error "$@" -of compact=p=0:nk=1; }
 
 # A phone-like clip: H.264 + AAC in mp4, rotated 90 degrees by its display
@@ -103,5 +99,4 @@ check "--workers: chapters, subtitles and title kept" \
 check "segments joined with --audio-from: rotation and audio kept" \
     "[ \"\$(probe -select_streams v -show_entries stream_side_data=rotation '$T/j.mp4' | head -1)\" = 90 ] && [ \"\$(probe -select_streams a -show_entries stream=codec_name '$T/j.mp4')\" = aac ]"
 
-echo "realfiles-meta: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish realfiles-meta

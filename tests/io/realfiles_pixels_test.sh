@@ -6,12 +6,9 @@
 # usage: realfiles_pixels_test.sh OMCTI
 set -u
 OMCTI=$1
-command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "no ffmpeg CLI"; exit 77; }
-T=$(mktemp -d /tmp/omcti-pixels-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/lib.sh"
+need_ffmpeg
+work_dir pixels
 probe() { ffprobe -v error -select_streams v:0 -show_entries "stream=$2" -of csv=p=0 "$1"; }
 
 # --- odd size (item 4) ---
@@ -108,5 +105,4 @@ crf() { grep -a -o "crf=[0-9.]*" "$1" | head -1; }
     bad "--crf 16: $(crf "$T/crf16.mp4"), not larger than the default"
 "$OMCTI" --help | grep -q "default 23" && ok || bad "--help does not state the CRF default"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -5,12 +5,9 @@
 # usage: vfr_test.sh OMCTI Y4MTOOL
 set -u
 OMCTI=$1 Y4M=$2
-command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || { echo "no ffmpeg CLI"; exit 77; }
-T=$(mktemp -d /tmp/omcti-vfr-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "$0")/lib.sh"
+need_ffmpeg
+work_dir vfr
 near() { python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > float(sys.argv[3]))' "$@"; }
 
 # 2 s at 24 fps then 2 s at 30 fps (108 pictures), with a 4 s tone, stored
@@ -74,5 +71,4 @@ ffmpeg -v error -y -i "$T/c.y4m" -c:v ffv1 "$T/c.mkv"
 "$OMCTI" -q -y -i "$T/c.y4m" -o "$T/c1.y4m" --fps 60 && "$OMCTI" -q -y -i "$T/c.mkv" -o "$T/c2.y4m" --fps 60 &&
     cmp -s <(tail -n +2 "$T/c1.y4m") <(tail -n +2 "$T/c2.y4m") && ok || bad "CFR mkv and y4m differ"
 
-echo "vfr_test: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish vfr_test
