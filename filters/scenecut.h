@@ -67,9 +67,9 @@ int scenecut_jump(const SceneCut *sc, uint32_t cost, uint64_t prev_serial);
  * two pictures: high for screen captures and synthetic content. */
 uint32_t scenecut_share(const McSceneStats *st);
 
-/* Decides whether the pair (with that cost and spread) is a cut, and records
- * the cost and the static share. prev_serial/next_serial detect a gap in the stream
- * (a seek or a new segment): the history is then dropped.
+/* Decides whether the pair (with that cost and spread) is a cut, and
+ * records the cost and the static share. prev_serial/next_serial detect a
+ * gap in the stream (a seek or a new segment): the history is then dropped.
  * Also sets sc->stepwise: the pair or one of the previous SCD_HISTORY pairs
  * repeated (nearly) every textured block bit for bit, i.e. the source shows
  * duplicate pictures (screen capture, slides, animation on twos). Such a
