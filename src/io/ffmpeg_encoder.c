@@ -62,8 +62,8 @@ static const char *const lossless_codecs[] = {
     "libx264", "libx264rgb", "libx265", "libvpx-vp9", "libaom-av1", "libsvtav1", NULL,
 };
 
-static int choose_encoder(const char *path, const VideoInfo *info, const AVOutputFormat *of,
-                          const WriterOptions *opt, EncChoice *c, char *err, size_t errlen)
+static int choose_encoder(const char *path, const AVOutputFormat *of, const WriterOptions *opt,
+                          EncChoice *c, char *err, size_t errlen)
 {
     const char *ext = path_ext(path);
     memset(c, 0, sizeof *c);
@@ -92,7 +92,6 @@ static int choose_encoder(const char *path, const VideoInfo *info, const AVOutpu
             c->qscale = clamp_i(opt->crf, 1, 31);
         return 0;
     }
-    (void)info;
     const AVCodec *x264 = avcodec_find_encoder_by_name("libx264");
     const AVCodec *vp9 = avcodec_find_encoder_by_name("libvpx-vp9");
     const AVCodec *ffv1 = avcodec_find_encoder(AV_CODEC_ID_FFV1);
@@ -364,7 +363,7 @@ int ffenc_open(FFEncoder *e, const char *path, const VideoInfo *info, const AVOu
 {
     EncChoice c;
     (void)want;   /* the source's format: written as the working format */
-    int ret = choose_encoder(path, info, of, opt, &c, err, errlen);
+    int ret = choose_encoder(path, of, opt, &c, err, errlen);
     if (ret < 0)
         return ret;
     return open_codec(e, path, info, of, &c, opt, err, errlen);
