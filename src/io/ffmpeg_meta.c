@@ -65,16 +65,13 @@ static int set_display_matrix(AVStream *st, const uint8_t *m, size_t size)
     AVPacketSideData *sd = av_packet_side_data_new(&st->codecpar->coded_side_data,
                                                    &st->codecpar->nb_coded_side_data,
                                                    AV_PKT_DATA_DISPLAYMATRIX, size, 0);
+    uint8_t *data = sd ? sd->data : NULL;
 #else
-    uint8_t *sd = av_stream_new_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, size);
+    uint8_t *data = av_stream_new_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, size);
 #endif
-    if (!sd)
+    if (!data)
         return AVERROR(ENOMEM);
-#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 102)
-    memcpy(sd->data, m, size);
-#else
-    memcpy(sd, m, size);
-#endif
+    memcpy(data, m, size);
     return 0;
 }
 
