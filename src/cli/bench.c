@@ -21,7 +21,7 @@ static const char bench_usage[] =
     "usage: omcti bench -i INPUT [--threads 1,2,4|1-8] [--search full,diamond]\n"
     "                   [--engine cpu[,cuda]] [--frames N] [--block 8|16|32]\n"
     "                   [--range N] [--method NAME] [--repeat N] [--max-spread PCT]\n"
-    "                   [--cpu c|sse2|avx2|avx512] [--json]\n"
+    "                   [--cpu c|sse2|avx2|avx512] [--json] [--ffmpeg-log]\n"
     "Times motion estimation (stats.me_seconds) and the whole 2x conversion per\n"
     "frame pair, for every engine x search x thread count. Frames are decoded\n"
     "into memory first; the first pair of each run is a warm-up, not timed.\n"
@@ -339,6 +339,8 @@ int cli_bench(int argc, char **argv)
             return EXIT_OK;
         } else if (!strcmp(argv[i], "--json")) {
             json = 1;
+        } else if (!strcmp(argv[i], "--ffmpeg-log")) {
+            io_show_ffmpeg_log();
         } else if (!strcmp(argv[i], "-i") && i + 1 < argc) {
             input = argv[++i];
         } else if ((m = option_value(argc, argv, &i, "--input", &val, err, sizeof err)) != 0) {

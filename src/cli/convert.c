@@ -438,6 +438,8 @@ int cli_convert(int argc, char **argv)
         print_version();
         return EXIT_OK;
     }
+    if (opt.ffmpeg_log)
+        io_show_ffmpeg_log();
     cli_install_signal_handlers();
     const int devices = opt.devices_all || opt.n_devices > 0;
     if (!(j = calloc(1, sizeof *j))) return cli_error(EXIT_FAILURE_RUN, "out of memory");

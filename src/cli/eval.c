@@ -31,7 +31,7 @@ static const char eval_usage[] =
     "usage: omcti eval -i INPUT [--methods omcti,mcti,blend,repeat] [--search full,diamond]\n"
     "                  [--frames N] [--json] [--plot FILE.png] [--block N] [--range N]\n"
     "                  [--threads N] [--engine NAME] [--scd none|auto] [--scd-threshold X]\n"
-    "                  [--compare FILE[=NAME]]\n"
+    "                  [--compare FILE[=NAME]] [--ffmpeg-log]\n"
     "Keeps the even frames F0, F2, ... of the first N frames (default all), rebuilds\n"
     "every odd frame F2k+1 at t=1/2 from F2k and F2k+2 with each method and compares\n"
     "it with the original: mean PSNR-Y, PSNR-YUV (Y, U, V samples pooled), SSIM-Y\n"
@@ -61,6 +61,7 @@ typedef struct EvalOptions {
     size_t compare_len;         /* the length of FILE in compare           */
     char methods[256], searches[64];
     int frames, json, block, range, threads;
+    int ffmpeg_log;
     OmctiSceneCut scd;
     double scd_threshold;
 } EvalOptions;
@@ -114,6 +115,10 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
         }
         if (!strcmp(a, "--json")) {
             o->json = 1;
+            continue;
+        }
+        if (!strcmp(a, "--ffmpeg-log")) {
+            o->ffmpeg_log = 1;
             continue;
         }
         if (i + 1 >= argc)
@@ -231,6 +236,8 @@ int cli_eval(int argc, char **argv)
     EvalOptions o;
     int ret = parse_args(argc, argv, &o);
     if (ret) return ret < 0 ? EXIT_OK : ret; /* -1: --help was printed */
+    if (o.ffmpeg_log)
+        io_show_ffmpeg_log();
 
     EvalRun runs[EVAL_MAX_RUNS];
     memset(runs, 0, sizeof runs);

@@ -209,7 +209,7 @@ static int parse(Farm *f, int argc, char **argv)
         f->conv[f->n_conv++] = a;
         /* An option's value travels with it. */
         if (a[0] == '-' && !strchr(a, '=') && i + 1 < argc &&
-            strcmp(a, "--lossless") && strcmp(a, "--version"))
+            strcmp(a, "--lossless") && strcmp(a, "--version") && strcmp(a, "--ffmpeg-log"))
             f->conv[f->n_conv++] = argv[++i];
     }
 #undef OPT

@@ -12,7 +12,7 @@
 #include "src/io/io.h"
 
 static const char join_usage[] =
-"usage: omcti join -o OUTPUT [--audio-from INPUT] [-y] [-q] [--] PIECE...\n"
+"usage: omcti join -o OUTPUT [--audio-from INPUT] [-y] [-q] [--ffmpeg-log] [--] PIECE...\n"
 "\n"
 "Joins the pieces written by `omcti --segment I/N` into OUTPUT without\n"
 "re-encoding: packets are copied and their timestamps continued from piece\n"
@@ -27,6 +27,7 @@ static const char join_usage[] =
 "                      rotation, as a plain conversion does (not for --slowmo)\n"
 "  -y                  overwrite OUTPUT if it exists\n"
 "  -q, --quiet         no summary line\n"
+"  --ffmpeg-log        also print FFmpeg's own warnings (hidden by default)\n"
 "  --                  the rest are pieces, even names that start with '-'\n";
 
 int cli_join(int argc, char **argv)
@@ -53,6 +54,7 @@ int cli_join(int argc, char **argv)
         }
         if (!strcmp(a, "-y")) { overwrite = 1; continue; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { quiet = 1; continue; }
+        if (!strcmp(a, "--ffmpeg-log")) { io_show_ffmpeg_log(); continue; }
         if ((r = option_value(argc, argv, &i, "-o", &v, err, sizeof err)) != 0) {
             if (r < 0) goto usage;
             out = v;

@@ -53,6 +53,7 @@ const char cli_convert_usage[] =
 "  --index FILE        use a frame index saved by omcti farm (skips counting)\n"
 "  -y                  overwrite OUTPUT if it exists\n"
 "  -q, --quiet         no progress line or notices\n"
+"  --ffmpeg-log        also print FFmpeg's own warnings (hidden by default)\n"
 "  -h, --help          this help\n"
 "  --version           version and build features\n";
 
@@ -195,6 +196,7 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
         if (!strcmp(a, "--version")) { o->version = 1; return 0; }
         if (!strcmp(a, "-y")) { o->overwrite = 1; continue; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+        if (!strcmp(a, "--ffmpeg-log")) { o->ffmpeg_log = 1; continue; }
         if (!strcmp(a, "--lossless")) { o->lossless = 1; continue; }
         if (OPT("-i")) { CHECK(r); o->input = v; continue; }
         if (OPT("-o")) { CHECK(r); o->output = v; continue; }

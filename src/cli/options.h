@@ -32,6 +32,7 @@ typedef struct CliOptions {
     int odd_size;      /* ODD_SIZE_* (src/io/io.h): pad, crop or fail       */
     int overwrite;
     int quiet;
+    int ffmpeg_log;    /* --ffmpeg-log: let FFmpeg's warnings through       */
     int64_t max_frames;/* input frames to read, -1 = all                    */
     int seg_index;     /* --segment I/N: I (0-based) ...                    */
     int seg_count;     /* ... and N; 0 = the whole video                    */

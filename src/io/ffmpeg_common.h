@@ -18,15 +18,10 @@
 
 /* libav prints its own diagnostics ("[h264 @ 0x...] error while decoding MB
  * ..."), which would bury the one line we report. Quieten it, but only when
- * nobody has chosen a level yet (AV_LOG_INFO is libav's default) and the
- * user did not ask for libav's messages with OMCTI_FFMPEG_LOG=1. */
+ * nobody has chosen a level yet (AV_LOG_INFO is libav's default; the tools'
+ * --ffmpeg-log chooses one with io_show_ffmpeg_log()). */
 static inline void ffio_quiet_libav(void)
 {
-    const char *e = getenv("OMCTI_FFMPEG_LOG");
-    if (e && *e && strcmp(e, "0") != 0) {
-        av_log_set_level(AV_LOG_WARNING);
-        return;
-    }
     if (av_log_get_level() == AV_LOG_INFO)
         av_log_set_level(AV_LOG_QUIET);
 }

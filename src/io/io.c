@@ -15,6 +15,19 @@
 #include "src/common.h"
 #include "src/io/io_internal.h"
 
+#if OMCTI_HAVE_FFMPEG
+#include <libavutil/log.h>
+#endif
+
+void io_show_ffmpeg_log(void)
+{
+#if OMCTI_HAVE_FFMPEG
+    /* Any level but libav's default AV_LOG_INFO is the caller's choice,
+     * which ffio_quiet_libav() leaves alone. */
+    av_log_set_level(AV_LOG_WARNING);
+#endif
+}
+
 int io_path_is_y4m(const char *path)
 {
     size_t n = strlen(path);

@@ -210,6 +210,11 @@ int io_parse_i64(const char *s, int64_t *v);
  * not stdin, a pipe, a FIFO or a device. */
 int io_path_is_regular(const char *path);
 
+/* Lets FFmpeg's own warnings through (the tools' --ffmpeg-log). Without it
+ * the FFmpeg back end quietens libav's log the first time it opens a file,
+ * so that the one line we report is not buried under "[h264 @ 0x...]". */
+void io_show_ffmpeg_log(void);
+
 /* Whether the path names y4m ("-" or *.y4m). */
 int io_path_is_y4m(const char *path);
 

@@ -229,6 +229,12 @@ open(sys.argv[2], "wb").write(d)
 PY
     "$OMCTI" -q -i "$T/pk.mkv" -o "$T/pk1.y4m" 2>"$T/err"; rc=$?
     [ $rc -eq 0 ] && grep -q "could not be decoded" "$T/err" && ok || bad "damaged packets, plain run: exit $rc: $(cat "$T/err")"
+    # FFmpeg's own messages ("[h264 @ 0x...]") only when asked for, with
+    # the same pictures either way
+    if grep -q "@ 0x" "$T/err"; then bad "damaged packets: FFmpeg's log without --ffmpeg-log: $(cat "$T/err")"; else ok; fi
+    "$OMCTI" -q --ffmpeg-log -i "$T/pk.mkv" -o "$T/pkl.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "^\[h264 @ 0x" "$T/err" && cmp -s "$T/pk1.y4m" "$T/pkl.y4m" && ok ||
+        bad "damaged packets, --ffmpeg-log: exit $rc, no FFmpeg line or other pictures: $(head -3 "$T/err")"
     for w in 2 3; do
         "$OMCTI" -q -i "$T/pk.mkv" -o "$T/pk$w.y4m" --workers $w 2>"$T/err"; rc=$?
         [ $rc -eq 0 ] && cmp -s "$T/pk1.y4m" "$T/pk$w.y4m" && ok ||
