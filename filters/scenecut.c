@@ -80,35 +80,46 @@ uint32_t scenecut_cost(const MotionFields *fields, const McSceneStats *st, int w
     return relative256(res * 256 / npix, activity256(st, w, h));
 }
 
-uint32_t scenecut_spread(const MotionFields *fields, const OmctiPlane *next,
-                         const McSceneStats *st, int w, int h)
+/* Whether block (bx, by) of size bs of the plane is flat: less than 1/4
+ * grey level of activity per pixel (reads one column and one row past the
+ * block: the padding). */
+static int block_flat(const OmctiPlane *pl, int bs, int bx, int by)
+{
+    const uint8_t *p = pl->data + (ptrdiff_t)by * bs * pl->stride + bx * bs;
+    uint64_t act = 0;
+    for (int y = 0; y < bs; y++, p += pl->stride)
+        for (int x = 0; x < bs; x++)
+            act += (uint64_t)(abs(p[x + 1] - p[x]) + abs(p[x + pl->stride] - p[x]));
+    return act * 4 < (uint64_t)(bs * bs);
+}
+
+uint32_t scenecut_spread(const MotionFields *fields, const OmctiPlane *prev,
+                         const OmctiPlane *next, const McSceneStats *st, int w, int h)
 {
     if (!fields) return 0;
     const MotionField *f = &fields->fwd;
     const int bs = f->block, area = bs * bs;
     /* the residual per pixel in 1/16 grey level (at most 4080) of every
-     * whole block that is not flat, counted; the lower quartile is the value
-     * of rank n / 4. Flat blocks (less than 1/4 grey level of activity per
-     * pixel: clean black, a cartoon's fill, a title card's ground) match
-     * anything of their colour and say nothing about the change. */
+     * whole block that is not flat in both pictures, counted; the lower
+     * quartile is the value of rank n / 4. A block flat in both (clean
+     * black, a cartoon's fill, a title card's ground on either side) matches
+     * anything of its colour and says nothing about the change; one flat
+     * on one side only is a change (a cut to black). */
     enum { BINS = 4096 };
     uint32_t hist[BINS] = { 0 };
     uint32_t n = 0;
     for (int by = 0; (by + 1) * bs <= h && by < f->bh; by++)
         for (int bx = 0; (bx + 1) * bs <= w && bx < f->bw; bx++) {
-            const uint8_t *p = next->data + (ptrdiff_t)by * bs * next->stride + bx * bs;
-            uint64_t act = 0;   /* reads one column and one row past the block: padding */
-            for (int y = 0; y < bs; y++, p += next->stride)
-                for (int x = 0; x < bs; x++)
-                    act += (uint64_t)(abs(p[x + 1] - p[x]) + abs(p[x + next->stride] - p[x]));
-            if (act * 4 < (uint64_t)area)
+            if (block_flat(next, bs, bx, by) && block_flat(prev, bs, bx, by))
                 continue;
             const uint64_t r16 =
                 (uint64_t)block_residual(fields, by * f->bw + bx) * 16 / (uint64_t)area;
             hist[r16 < BINS ? r16 : BINS - 1]++;
             n++;
         }
-    if (!n) return 0;
+    /* Nothing to judge the spread by (both pictures flat, or smaller than
+     * a block): the jump alone decides. */
+    if (!n) return UINT32_MAX;
     const uint32_t rank = n / 4;
     uint32_t seen = 0;
     int q = 0;

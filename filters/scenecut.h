@@ -49,15 +49,16 @@ uint32_t scenecut_cost(const MotionFields *f, const McSceneStats *st, int w, int
 
 /* The spread of the change in 1/256 (integer, deterministic): the lower
  * quartile of the residual per pixel (the smaller of the forward and
- * backward SAD) of the whole blocks that are not flat in next's luma
- * plane, relative to the activity per pixel as in scenecut_cost(). A cut
+ * backward SAD) of the whole blocks that are not flat in both prev's and
+ * next's luma planes, relative to the activity per pixel as in
+ * scenecut_cost(); UINT32_MAX where no such block exists. A cut
  * changes the whole picture, so even its best-predicted quarter of the
  * blocks scores high (measured >= 0.32, 0.47 between unrelated clips);
  * within a shot, the unchanged or well tracked part keeps it low (<= 0.21
  * on fast head motion, <= 0.35 on a fast camera). A pass over the
  * picture: called only for pairs whose cost jumps (scenecut_jump()). */
-uint32_t scenecut_spread(const MotionFields *f, const OmctiPlane *next, const McSceneStats *st,
-                         int w, int h);
+uint32_t scenecut_spread(const MotionFields *f, const OmctiPlane *prev, const OmctiPlane *next,
+                         const McSceneStats *st, int w, int h);
 
 /* Whether the pair's cost jumps far above the costs of the previous pairs
  * (the first test of a cut; scenecut_decide() makes the same test). */

@@ -389,6 +389,36 @@ static void test_dark_cut(TestState *ts)
     free(p.mem); free(q.mem);
 }
 
+/* A cut to black: next is flat everywhere (digital black, as an edit
+ * inserts it), prev is not; and a cut between two flat pictures (a white
+ * title card to black). Both are cuts: a block flat on one side only is a
+ * change, and where no block has texture on either side the jump alone
+ * decides. */
+static void test_cut_to_flat(TestState *ts)
+{
+    const int w = 128, h = 96;
+    Buf p, q;
+    buf_alloc(&p, w, h);
+    buf_alloc(&q, w, h);
+    fill(&p, 0, 0);
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    for (int c = 0; c < 3; c++)
+        memset(q.pic.data[c], c ? 128 : 16, (size_t)(c ? cw * ch : w * h));
+    OmctiContext *c = still_then(ts, &p, &q);
+    if (c) {
+        CHECK(ts, omcti_pair_is_cut(c), "a cut to black was not judged a cut");
+        omcti_close(&c);
+    }
+    for (int c2 = 0; c2 < 3; c2++)
+        memset(p.pic.data[c2], c2 ? 128 : 235, (size_t)(c2 ? cw * ch : w * h));
+    c = still_then(ts, &p, &q);
+    if (c) {
+        CHECK(ts, omcti_pair_is_cut(c), "a cut from white to black was not judged a cut");
+        omcti_close(&c);
+    }
+    free(p.mem); free(q.mem);
+}
+
 /* Picture of texture with a window of 2 blocks (32x16 luma at (64, 48))
  * showing the texture shifted by k: a still camera whose encoder kept
  * every other block bit for bit, while something small moves. */
@@ -561,6 +591,7 @@ int main(void)
     test_local_change_not_cut(&ts);
     test_stepwise(&ts);
     test_dark_cut(&ts);
+    test_cut_to_flat(&ts);
     test_camera_vector(&ts);
     test_edge_pan(&ts, OMCTI_METHOD_OMCTI);
     test_edge_pan(&ts, OMCTI_METHOD_MCTI);
