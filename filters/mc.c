@@ -103,12 +103,12 @@ int mc_new_pair(void *priv, const FilterPair *pair, char *err, size_t errlen)
     if (ret < 0)
         return ret;
     const uint32_t cost = scenecut_cost(pair->fields, &st, s->width, s->height);
-    /* the spread is a pass over the picture: only where the cost jumps */
+    /* the spread is a pass or two over the picture: only where the cost jumps */
     const uint32_t spread = scenecut_jump(&s->scd, cost, pair->prev->serial)
-                                ? scenecut_spread(pair->fields, &pair->prev->p[0],
-                                                  &pair->next->p[0], &st, s->width, s->height)
+                                ? scenecut_change(pair, &st, s->width, s->height)
                                 : 0;
-    s->cut = scenecut_decide(&s->scd, cost, spread, scenecut_share(&st), pair->prev->serial,
+    s->cut = scenecut_decide(&s->scd, cost, spread, scenecut_share(&st),
+                             scenecut_flat(&st, s->width, s->height), pair->prev->serial,
                              pair->next->serial);
     s->stepwise = s->scd.stepwise && s->scd.enabled;
     return 0;

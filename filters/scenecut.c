@@ -1,5 +1,6 @@
 /* Scene-cut detection with bounded temporal context (scenecut.h). */
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "src/common.h"
@@ -128,6 +129,71 @@ uint32_t scenecut_spread(const MotionFields *fields, const OmctiPlane *prev,
     return relative256((uint64_t)q * 16, activity256(st, w, h));
 }
 
+/* Sample (x + vx, y + vy) of the plane, clamped to its picture (as its
+ * padding repeats the edge, however far a vector reaches). */
+static inline int sample_at(const OmctiPlane *pl, int x, int y)
+{
+    return pl->data[(ptrdiff_t)clamp_i(y, 0, pl->h - 1) * pl->stride + clamp_i(x, 0, pl->w - 1)];
+}
+
+uint32_t scenecut_texture_kept(const MotionFields *fields, const OmctiPlane *prev,
+                               const OmctiPlane *next, int w, int h)
+{
+    if (!fields) return 0;
+    const MotionField *f = &fields->fwd;
+    const int bs = f->block, area = bs * bs;
+    /* Pooled over the whole blocks with texture in both pictures: the
+     * covariance of each block of prev with its match in next and the two
+     * variances, each block's own mean taken out (times area^2: exact
+     * integers). Pooled, the blocks of strong structure (lines, edges,
+     * faces) speak for the picture; the correlation of fine, noisy texture
+     * (grass, gravel) is low even within a shot. */
+    int64_t cov = 0, var_p = 0, var_n = 0;
+    for (int by = 0; (by + 1) * bs <= h && by < f->bh; by++)
+        for (int bx = 0; (bx + 1) * bs <= w && bx < f->bw; bx++) {
+            if (block_flat(next, bs, bx, by) || block_flat(prev, bs, bx, by))
+                continue;
+            const MotionVector v = f->mv[by * f->bw + bx];
+            int64_t sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+            for (int y = by * bs; y < (by + 1) * bs; y++) {
+                const uint8_t *pa = prev->data + (ptrdiff_t)y * prev->stride;
+                for (int x = bx * bs; x < (bx + 1) * bs; x++) {
+                    const int64_t a = pa[x], b = sample_at(next, x + v.x, y + v.y);
+                    sa += a;
+                    sb += b;
+                    saa += a * a;
+                    sbb += b * b;
+                    sab += a * b;
+                }
+            }
+            cov += area * sab - sa * sb;
+            var_p += area * saa - sa * sa;
+            var_n += area * sbb - sb * sb;
+        }
+    if (cov <= 0 || var_p <= 0 || var_n <= 0) return 0;
+    const double r = (double)cov / sqrt((double)var_p * (double)var_n);
+    return r >= 1 ? 256 : (uint32_t)(r * 256);
+}
+
+uint32_t scenecut_change(const FilterPair *pair, const McSceneStats *st, int w, int h)
+{
+    const OmctiPlane *prev = &pair->prev->p[0], *next = &pair->next->p[0];
+    const uint32_t spread = scenecut_spread(pair->fields, prev, next, st, w, h);
+    if (spread < SCD_SPREAD_MIN)
+        return spread;
+    if (scenecut_flat(st, w, h)) {
+        /* To a flat picture: a cut to black, or the last step of a fade
+         * to black, whose prev is nearly flat as well (then holding and
+         * interpolating differ by little, and interpolating is right). */
+        const McPlaneView p = { prev->data, (int)prev->stride, prev->w, prev->h };
+        McSceneStats ps = { 0 };
+        for (int y = 0; y < prev->h - 1; y += 2)
+            ps.activity += mc_activity_part(&p, y, 0, 1);
+        return activity256(&ps, w, h) < SCD_DIM_MAX ? 0 : spread;
+    }
+    return scenecut_texture_kept(pair->fields, prev, next, w, h) >= SCD_KEPT_MIN ? 0 : spread;
+}
+
 uint32_t scenecut_share(const McSceneStats *st)
 {
     return st->textured ? (uint32_t)((uint64_t)st->same * 256 / st->textured) : 0;
@@ -143,13 +209,22 @@ int scenecut_jump(const SceneCut *sc, uint32_t cost, uint64_t prev_serial)
     uint32_t ref = UINT32_MAX;
     for (int i = 0; i < sc->count; i++)
         if (sc->hist[i] < ref) ref = sc->hist[i];
+    /* only flat pictures lately (their pairs left no cost): nothing to
+     * compare with; a fade in from black is no cut */
+    if (ref == UINT32_MAX)
+        return 0;
     /* Below half the activity nothing is a cut: measured within-scene
      * costs reach 0.39 (foreman), cuts 1.4 and more. */
     const uint64_t floor = 128;
     return cost > floor && (uint64_t)cost * 256 > (uint64_t)ref * 3 * sc->thr256;
 }
 
-int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share,
+int scenecut_flat(const McSceneStats *st, int w, int h)
+{
+    return activity256(st, w, h) < 64;
+}
+
+int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share, int flat,
                     uint64_t prev_serial, uint64_t next_serial)
 {
     const int cut = scenecut_jump(sc, cost, prev_serial) && spread >= SCD_SPREAD_MIN;
@@ -171,7 +246,7 @@ int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share
         stepwise |= sc->share[i] >= dup;
     sc->stepwise = stepwise;
     sc->share[sc->pos] = share;
-    sc->hist[sc->pos] = cost;
+    sc->hist[sc->pos] = flat ? UINT32_MAX : cost;
     sc->pos = (sc->pos + 1) % SCD_HISTORY;
     if (sc->count < SCD_HISTORY) sc->count++;
     sc->last_cost = cost;

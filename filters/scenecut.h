@@ -20,11 +20,15 @@
 
 #define SCD_HISTORY 4
 #define SCD_SPREAD_MIN 64 /* scenecut_spread() of a cut, 1/256: a quarter */
+#define SCD_KEPT_MIN 154  /* scenecut_texture_kept() of a fade, 1/256: 0.6 */
+#define SCD_DIM_MAX 512   /* activity before the last step of a fade to black:
+                           * 2 grey levels per pixel, in 1/256             */
 
 typedef struct SceneCut {
     int enabled;
     uint32_t thr256;            /* scd_threshold in 1/256                  */
-    uint32_t hist[SCD_HISTORY]; /* costs of the previous pairs, newest at  *
+    uint32_t hist[SCD_HISTORY]; /* costs of the previous pairs (UINT32_MAX: *
+                                 * a flat picture's pair), newest at       *
                                  * (pos - 1) mod SCD_HISTORY               */
     int count, pos;
     uint64_t last_serial;       /* serial of the last pair's next frame    */
@@ -60,6 +64,25 @@ uint32_t scenecut_cost(const MotionFields *f, const McSceneStats *st, int w, int
 uint32_t scenecut_spread(const MotionFields *f, const OmctiPlane *prev, const OmctiPlane *next,
                          const McSceneStats *st, int w, int h);
 
+/* How much of prev's texture its matches in next keep: the correlation
+ * (in 1/256, 0 when negative) of the whole blocks with texture in both
+ * pictures with their forward matches, each block's mean taken out,
+ * pooled; 0 without such blocks. Blind to brightness and contrast: a fade
+ * keeps the texture (measured 0.55-0.92 on fades of five clips, the
+ * lowest on the darkest pairs), a cut does not (0.06-0.19 between
+ * unrelated clips); a jump within a shot keeps much of it (0.63-0.89;
+ * docs/quality.md, "Scene cuts"). A pass over the picture. */
+uint32_t scenecut_texture_kept(const MotionFields *f, const OmctiPlane *prev,
+                               const OmctiPlane *next, int w, int h);
+
+/* What scenecut_decide() takes as the spread: scenecut_spread(), or 0 when
+ * the change is one of brightness: scenecut_texture_kept() at least
+ * SCD_KEPT_MIN, or a step from a nearly flat picture (activity below
+ * SCD_DIM_MAX) to a flat one (the end of a fade to black). A fade is no
+ * cut: interpolating it is exact where holding it would step. For pairs
+ * whose cost jumps (scenecut_jump()). */
+uint32_t scenecut_change(const FilterPair *pair, const McSceneStats *st, int w, int h);
+
 /* Whether the pair's cost jumps far above the costs of the previous pairs
  * (the first test of a cut; scenecut_decide() makes the same test). */
 int scenecut_jump(const SceneCut *sc, uint32_t cost, uint64_t prev_serial);
@@ -68,15 +91,21 @@ int scenecut_jump(const SceneCut *sc, uint32_t cost, uint64_t prev_serial);
  * two pictures: high for screen captures and synthetic content. */
 uint32_t scenecut_share(const McSceneStats *st);
 
-/* Decides whether the pair (with that cost and spread) is a cut, and
- * records the cost and the static share. prev_serial/next_serial detect a
+/* Whether next's picture is flat (less than 1/4 grey level of activity
+ * per pixel: digital black, a plain card). Such a pair's cost says
+ * nothing about the residual a shot usually has (and after black every
+ * picture would jump): scenecut_decide() keeps no cost for it. */
+int scenecut_flat(const McSceneStats *st, int w, int h);
+
+/* Decides whether the pair (with that cost and spread; flat: next is flat,
+ * scenecut_flat()) is a cut, and records the cost and the static share. prev_serial/next_serial detect a
  * gap in the stream (a seek or a new segment): the history is then dropped.
  * Also sets sc->stepwise: the pair or one of the previous SCD_HISTORY pairs
  * repeated (nearly) every textured block bit for bit, i.e. the source shows
  * duplicate pictures (screen capture, slides, animation on twos). Such a
  * source changes in steps, not continuously, so the in-between picture is
  * one of the two originals rather than a point along a motion path. */
-int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share,
+int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share, int flat,
                     uint64_t prev_serial, uint64_t next_serial);
 
 #endif

@@ -55,3 +55,14 @@ while IFS='|' read -r name kind repo commit path start frames step filter rate; 
     echo "$name: $(ffprobe -v error -select_streams v:0 -count_frames -show_entries \
         stream=width,height,r_frame_rate,nb_read_frames -of csv=p=0 "$out/$name.mkv")  ($kind)"
 done
+# Fades (docs/quality.md, "Scene cuts"): the first 34 frames of five clips of the set,
+# fading out to black from frame 6 and in from black from frame 4 over 16 frames each,
+# into OUTDIR/fades/NAME_out.mkv and NAME_in.mkv (score them with run_eval.sh OUTDIR/fades).
+mkdir -p "$out/fades"
+for name in football_kick soccer_broadcast_15fps street_dance_25fps talking_closeup volleyball; do
+    for f in "out:start_frame=6" "in:start_frame=4"; do
+        ffmpeg -nostdin -v error -y -i "$out/$name.mkv" -an \
+            -vf "trim=end_frame=34,fade=t=$f:nb_frames=16,format=yuv420p" \
+            -c:v ffv1 "$out/fades/${name}_${f%%:*}.mkv"
+    done
+done

@@ -390,10 +390,7 @@ static void test_dark_cut(TestState *ts)
 }
 
 /* A cut to black: next is flat everywhere (digital black, as an edit
- * inserts it), prev is not; and a cut between two flat pictures (a white
- * title card to black). Both are cuts: a block flat on one side only is a
- * change, and where no block has texture on either side the jump alone
- * decides. */
+ * inserts it), prev is not: a block flat on one side only is a change. */
 static void test_cut_to_flat(TestState *ts)
 {
     const int w = 128, h = 96;
@@ -409,14 +406,58 @@ static void test_cut_to_flat(TestState *ts)
         CHECK(ts, omcti_pair_is_cut(c), "a cut to black was not judged a cut");
         omcti_close(&c);
     }
-    for (int c2 = 0; c2 < 3; c2++)
-        memset(p.pic.data[c2], c2 ? 128 : 235, (size_t)(c2 ? cw * ch : w * h));
-    c = still_then(ts, &p, &q);
+    free(p.mem); free(q.mem);
+}
+
+/* Luma of b scaled towards black: 16 + (y - 16) * num / den (a fade). */
+static void darken(Buf *b, const Buf *src, int num, int den)
+{
+    const int w = b->pic.width, h = b->pic.height;
+    for (int i = 0; i < w * h; i++)
+        b->pic.data[0][i] = (uint8_t)(16 + (src->pic.data[0][i] - 16) * num / den);
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    for (int c = 1; c < 3; c++)
+        memcpy(b->pic.data[c], src->pic.data[c], (size_t)(cw * ch));
+}
+
+/* Fades are no cuts: a still picture that starts to fade out (its cost
+ * jumps from zero) keeps its texture; its last step, from 1/32 of the
+ * picture to black, is too dim to tell; a fade in from black has no cost
+ * to jump from (the black pairs leave none). All are interpolated. */
+static void test_fade_not_cut(TestState *ts)
+{
+    const int w = 128, h = 96;
+    Buf p, q;
+    buf_alloc(&p, w, h);
+    buf_alloc(&q, w, h);
+    fill(&p, 0, 0);
+    darken(&q, &p, 3, 4);
+    OmctiContext *c = still_then(ts, &p, &q);
     if (c) {
-        CHECK(ts, omcti_pair_is_cut(c), "a cut from white to black was not judged a cut");
+        CHECK(ts, !omcti_pair_is_cut(c), "a fade out (a still picture at 3/4) judged a cut");
         omcti_close(&c);
     }
-    free(p.mem); free(q.mem);
+    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    Buf black;
+    buf_alloc(&black, w, h);
+    for (int k = 0; k < 3; k++)
+        memset(black.pic.data[k], k ? 128 : 16, (size_t)(k ? cw * ch : w * h));
+    darken(&q, &p, 1, 32);   /* this texture's full contrast: 1/32 is dim */
+    c = still_then(ts, &q, &black);
+    if (c) {
+        CHECK(ts, !omcti_pair_is_cut(c), "a fade's last step (1/32 of the picture to black) "
+              "judged a cut");
+        omcti_close(&c);
+    }
+    c = still_then(ts, &black, &q);
+    if (c) {
+        CHECK(ts, !omcti_pair_is_cut(c), "a fade in from black (1/8 of the picture) judged a cut");
+        darken(&p, &p, 1, 4);
+        omcti_send_picture(c, &p.pic);
+        CHECK(ts, !omcti_pair_is_cut(c), "the fade's second pair (1/8 to 1/4) judged a cut");
+        omcti_close(&c);
+    }
+    free(p.mem); free(q.mem); free(black.mem);
 }
 
 /* Picture of texture with a window of 2 blocks (32x16 luma at (64, 48))
@@ -592,6 +633,7 @@ int main(void)
     test_stepwise(&ts);
     test_dark_cut(&ts);
     test_cut_to_flat(&ts);
+    test_fade_not_cut(&ts);
     test_camera_vector(&ts);
     test_edge_pan(&ts, OMCTI_METHOD_OMCTI);
     test_edge_pan(&ts, OMCTI_METHOD_MCTI);
