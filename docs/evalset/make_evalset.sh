@@ -66,3 +66,10 @@ for name in football_kick soccer_broadcast_15fps street_dance_25fps talking_clos
             -c:v ffv1 "$out/fades/${name}_${f%%:*}.mkv"
     done
 done
+# Two dissolves (xfade) between clips of the set, into OUTDIR/fades/dissolve_*.mkv.
+ffmpeg -nostdin -v error -y -i "$out/volleyball.mkv" -i "$out/football_kick.mkv" -filter_complex \
+    "[0]trim=end_frame=20,setpts=PTS-STARTPTS,fps=30[a];[1]trim=end_frame=30,setpts=PTS-STARTPTS,fps=30[b];[a][b]xfade=transition=fade:duration=0.5:offset=0.2,format=yuv420p" \
+    -c:v ffv1 "$out/fades/dissolve_volleyball_football.mkv"
+ffmpeg -nostdin -v error -y -i "$out/talking_closeup.mkv" -i "$out/street_dance_25fps.mkv" -filter_complex \
+    "[0]trim=end_frame=20,setpts=PTS-STARTPTS,scale=1280:720,fps=25[a];[1]trim=end_frame=30,setpts=PTS-STARTPTS,fps=25[b];[a][b]xfade=transition=fade:duration=0.6:offset=0.2,format=yuv420p" \
+    -c:v ffv1 "$out/fades/dissolve_talking_street.mkv"
