@@ -136,41 +136,78 @@ static inline int sample_at(const OmctiPlane *pl, int x, int y)
     return pl->data[(ptrdiff_t)clamp_i(y, 0, pl->h - 1) * pl->stride + clamp_i(x, 0, pl->w - 1)];
 }
 
+/* The sums of block (bx, by) of prev and of next at the block moved by
+ * (vx, vy) that the correlation needs, times area^2 (exact integers):
+ * the covariance and the two variances, each block's own mean taken out. */
+static void block_moments(const OmctiPlane *prev, const OmctiPlane *next, int bs, int bx, int by,
+                          int vx, int vy, int64_t m[3])
+{
+    const int64_t area = (int64_t)bs * bs;
+    int64_t sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+    for (int y = by * bs; y < (by + 1) * bs; y++) {
+        const uint8_t *pa = prev->data + (ptrdiff_t)y * prev->stride;
+        for (int x = bx * bs; x < (bx + 1) * bs; x++) {
+            const int64_t a = pa[x], b = sample_at(next, x + vx, y + vy);
+            sa += a;
+            sb += b;
+            saa += a * a;
+            sbb += b * b;
+            sab += a * b;
+        }
+    }
+    m[0] = area * sab - sa * sb;
+    m[1] = area * saa - sa * sa;
+    m[2] = area * sbb - sb * sb;
+}
+
+/* m[0] / sqrt(m[1] m[2]) compared without rounding: whether the
+ * correlation of a exceeds that of b (both with positive variances). */
+static int corr_above(const int64_t a[3], const int64_t b[3])
+{
+    const double ca = (double)a[0] / sqrt((double)a[1] * (double)a[2]);
+    const double cb = (double)b[0] / sqrt((double)b[1] * (double)b[2]);
+    return ca > cb;
+}
+
 uint32_t scenecut_texture_kept(const MotionFields *fields, const OmctiPlane *prev,
                                const OmctiPlane *next, int w, int h)
 {
     if (!fields) return 0;
     const MotionField *f = &fields->fwd;
-    const int bs = f->block, area = bs * bs;
-    /* Pooled over the whole blocks with texture in both pictures: the
-     * covariance of each block of prev with its match in next and the two
-     * variances, each block's own mean taken out (times area^2: exact
-     * integers). Pooled, the blocks of strong structure (lines, edges,
-     * faces) speak for the picture; the correlation of fine, noisy texture
-     * (grass, gravel) is low even within a shot. */
+    const int bs = f->block;
+    /* Pooled over the whole blocks with texture in both pictures, each at
+     * the best of three matches: the forward vector, the zero vector and
+     * the negated backward vector (the search's SAD is thrown off by a
+     * change of brightness, the correlation is not). Pooled, the blocks of
+     * strong structure (lines, edges, faces) speak for the picture; the
+     * correlation of fine, noisy texture (grass, gravel) is low even
+     * within a shot. */
     int64_t cov = 0, var_p = 0, var_n = 0;
+    int n = 0;
     for (int by = 0; (by + 1) * bs <= h && by < f->bh; by++)
         for (int bx = 0; (bx + 1) * bs <= w && bx < f->bw; bx++) {
             if (block_flat(next, bs, bx, by) || block_flat(prev, bs, bx, by))
                 continue;
-            const MotionVector v = f->mv[by * f->bw + bx];
-            int64_t sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-            for (int y = by * bs; y < (by + 1) * bs; y++) {
-                const uint8_t *pa = prev->data + (ptrdiff_t)y * prev->stride;
-                for (int x = bx * bs; x < (bx + 1) * bs; x++) {
-                    const int64_t a = pa[x], b = sample_at(next, x + v.x, y + v.y);
-                    sa += a;
-                    sb += b;
-                    saa += a * a;
-                    sbb += b * b;
-                    sab += a * b;
+            const int i = by * f->bw + bx;
+            const int v[3][2] = { { f->mv[i].x, f->mv[i].y }, { 0, 0 },
+                                  { -fields->bwd.mv[i].x, -fields->bwd.mv[i].y } };
+            int64_t best[3] = { 0, 0, 0 };
+            int have = 0;
+            for (int k = 0; k < 3; k++) {
+                int64_t m[3];
+                block_moments(prev, next, bs, bx, by, v[k][0], v[k][1], m);
+                if (m[1] > 0 && m[2] > 0 && (!have || corr_above(m, best))) {
+                    best[0] = m[0]; best[1] = m[1]; best[2] = m[2];
+                    have = 1;
                 }
             }
-            cov += area * sab - sa * sb;
-            var_p += area * saa - sa * sa;
-            var_n += area * sbb - sb * sb;
+            cov += best[0];
+            var_p += best[1];
+            var_n += best[2];
+            n++;
         }
-    if (cov <= 0 || var_p <= 0 || var_n <= 0) return 0;
+    /* Too few blocks to speak for a picture (a tiny one): no veto. */
+    if (n < SCD_KEPT_BLOCKS || cov <= 0 || var_p <= 0 || var_n <= 0) return 0;
     const double r = (double)cov / sqrt((double)var_p * (double)var_n);
     return r >= 1 ? 256 : (uint32_t)(r * 256);
 }
@@ -181,15 +218,18 @@ uint32_t scenecut_change(const FilterPair *pair, const McSceneStats *st, int w, 
     const uint32_t spread = scenecut_spread(pair->fields, prev, next, st, w, h);
     if (spread < SCD_SPREAD_MIN)
         return spread;
-    if (scenecut_flat(st, w, h)) {
-        /* To a flat picture: a cut to black, or the last step of a fade
-         * to black, whose prev is nearly flat as well (then holding and
-         * interpolating differ by little, and interpolating is right). */
-        const McPlaneView p = { prev->data, (int)prev->stride, prev->w, prev->h };
-        McSceneStats ps = { 0 };
-        for (int y = 0; y < prev->h - 1; y += 2)
-            ps.activity += mc_activity_part(&p, y, 0, 1);
-        return activity256(&ps, w, h) < SCD_DIM_MAX ? 0 : spread;
+    const McPlaneView p = { prev->data, (int)prev->stride, prev->w, prev->h };
+    McSceneStats ps = { 0 };
+    for (int y = 0; y < prev->h - 1; y += 2)
+        ps.activity += mc_activity_part(&p, y, 0, 1);
+    const int flat_p = scenecut_flat(&ps, w, h), flat_n = scenecut_flat(st, w, h);
+    if (flat_p || flat_n) {
+        /* To or from a flat picture (black, a plain card): a cut when the
+         * other picture is more than dim; the last or first step of a
+         * fade when it is dim as well (then holding and interpolating
+         * differ by little, and interpolating is right). */
+        const uint64_t other = activity256(flat_n ? &ps : st, w, h);
+        return other < SCD_DIM_MAX ? 0 : spread;
     }
     return scenecut_texture_kept(pair->fields, prev, next, w, h) >= SCD_KEPT_MIN ? 0 : spread;
 }
@@ -209,14 +249,14 @@ int scenecut_jump(const SceneCut *sc, uint32_t cost, uint64_t prev_serial)
     uint32_t ref = UINT32_MAX;
     for (int i = 0; i < sc->count; i++)
         if (sc->hist[i] < ref) ref = sc->hist[i];
-    /* only flat pictures lately (their pairs left no cost): nothing to
-     * compare with; a fade in from black is no cut */
-    if (ref == UINT32_MAX)
-        return 0;
     /* Below half the activity nothing is a cut: measured within-scene
-     * costs reach 0.39 (foreman), cuts 1.4 and more. */
+     * costs reach 0.39 (foreman), cuts 1.4 and more. After only flat
+     * pictures (their pairs leave no cost, ref = UINT32_MAX) any cost
+     * above that is a jump: scenecut_change() tells a cut out of black
+     * from a fade in, however long the black lasted. */
     const uint64_t floor = 128;
-    return cost > floor && (uint64_t)cost * 256 > (uint64_t)ref * 3 * sc->thr256;
+    return cost > floor &&
+           (ref == UINT32_MAX || (uint64_t)cost * 256 > (uint64_t)ref * 3 * sc->thr256);
 }
 
 int scenecut_flat(const McSceneStats *st, int w, int h)

@@ -21,6 +21,7 @@
 #define SCD_HISTORY 4
 #define SCD_SPREAD_MIN 64 /* scenecut_spread() of a cut, 1/256: a quarter */
 #define SCD_KEPT_MIN 154  /* scenecut_texture_kept() of a fade, 1/256: 0.6 */
+#define SCD_KEPT_BLOCKS 16 /* ... over at least this many blocks            */
 #define SCD_DIM_MAX 512   /* activity before the last step of a fade to black:
                            * 2 grey levels per pixel, in 1/256             */
 
@@ -55,7 +56,8 @@ uint32_t scenecut_cost(const MotionFields *f, const McSceneStats *st, int w, int
  * quartile of the residual per pixel (the smaller of the forward and
  * backward SAD) of the whole blocks that are not flat in both prev's and
  * next's luma planes, relative to the activity per pixel as in
- * scenecut_cost(); UINT32_MAX where no such block exists. A cut
+ * scenecut_cost(); UINT32_MAX where no such block exists (a picture
+ * smaller than a block, or two flat ones: the other tests decide). A cut
  * changes the whole picture, so even its best-predicted quarter of the
  * blocks scores high (measured >= 0.32, 0.47 between unrelated clips);
  * within a shot, the unchanged or well tracked part keeps it low (<= 0.21
@@ -66,35 +68,37 @@ uint32_t scenecut_spread(const MotionFields *f, const OmctiPlane *prev, const Om
 
 /* How much of prev's texture its matches in next keep: the correlation
  * (in 1/256, 0 when negative) of the whole blocks with texture in both
- * pictures with their forward matches, each block's mean taken out,
- * pooled; 0 without such blocks. Blind to brightness and contrast: a fade
- * keeps the texture (measured 0.55-0.92 on fades of five clips, the
- * lowest on the darkest pairs), a cut does not (0.06-0.19 between
- * unrelated clips); a jump within a shot keeps much of it (0.63-0.89;
- * docs/quality.md, "Scene cuts"). A pass over the picture. */
+ * pictures with their matches (the best of the forward vector, the zero
+ * vector and the negated backward vector), each block's mean taken out,
+ * pooled; 0 with fewer than SCD_KEPT_BLOCKS such blocks. The correlation
+ * ignores brightness and contrast: a fade keeps the texture, a cut does
+ * not (measured: docs/quality.md, "Scene cuts"). Three passes over the
+ * picture. */
 uint32_t scenecut_texture_kept(const MotionFields *f, const OmctiPlane *prev,
                                const OmctiPlane *next, int w, int h);
 
 /* What scenecut_decide() takes as the spread: scenecut_spread(), or 0 when
- * the change is one of brightness: scenecut_texture_kept() at least
- * SCD_KEPT_MIN, or a step from a nearly flat picture (activity below
- * SCD_DIM_MAX) to a flat one (the end of a fade to black). A fade is no
- * cut: interpolating it is exact where holding it would step. For pairs
- * whose cost jumps (scenecut_jump()). */
+ * the change is one of brightness: to or from a flat picture (black, a
+ * plain card) when the other is dim as well (activity below SCD_DIM_MAX:
+ * the last or first step of a fade), else scenecut_texture_kept() at least
+ * SCD_KEPT_MIN. A fade is no cut: interpolating it is exact where holding
+ * it would step. A cut to or from black from or to a picture that is
+ * more than dim stays one. For pairs whose cost jumps (scenecut_jump()). */
 uint32_t scenecut_change(const FilterPair *pair, const McSceneStats *st, int w, int h);
 
-/* Whether the pair's cost jumps far above the costs of the previous pairs
- * (the first test of a cut; scenecut_decide() makes the same test). */
+/* Whether the pair's cost jumps far above the costs of the previous pairs,
+ * or above the floor after only flat pictures (the first test of a cut;
+ * scenecut_decide() makes the same test). */
 int scenecut_jump(const SceneCut *sc, uint32_t cost, uint64_t prev_serial);
 
 /* Share (1/256) of the textured whole blocks that are bit-identical in the
  * two pictures: high for screen captures and synthetic content. */
 uint32_t scenecut_share(const McSceneStats *st);
 
-/* Whether next's picture is flat (less than 1/4 grey level of activity
- * per pixel: digital black, a plain card). Such a pair's cost says
- * nothing about the residual a shot usually has (and after black every
- * picture would jump): scenecut_decide() keeps no cost for it. */
+/* Whether the picture of the statistics is flat (less than 1/4 grey
+ * level of activity per pixel: digital black, a plain card). A pair whose
+ * next is flat says nothing about the residual a shot usually has:
+ * scenecut_decide() keeps no cost for it. */
 int scenecut_flat(const McSceneStats *st, int w, int h);
 
 /* Decides whether the pair (with that cost and spread; flat: next is flat,

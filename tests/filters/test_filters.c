@@ -389,24 +389,12 @@ static void test_dark_cut(TestState *ts)
     free(p.mem); free(q.mem);
 }
 
-/* A cut to black: next is flat everywhere (digital black, as an edit
- * inserts it), prev is not: a block flat on one side only is a change. */
-static void test_cut_to_flat(TestState *ts)
+/* Luma and chroma of b flat: black (16, 128, 128). */
+static void fill_black(Buf *b)
 {
-    const int w = 128, h = 96;
-    Buf p, q;
-    buf_alloc(&p, w, h);
-    buf_alloc(&q, w, h);
-    fill(&p, 0, 0);
-    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
+    const int w = b->pic.width, h = b->pic.height, cw = (w + 1) / 2, ch = (h + 1) / 2;
     for (int c = 0; c < 3; c++)
-        memset(q.pic.data[c], c ? 128 : 16, (size_t)(c ? cw * ch : w * h));
-    OmctiContext *c = still_then(ts, &p, &q);
-    if (c) {
-        CHECK(ts, omcti_pair_is_cut(c), "a cut to black was not judged a cut");
-        omcti_close(&c);
-    }
-    free(p.mem); free(q.mem);
+        memset(b->pic.data[c], c ? 128 : 16, (size_t)(c ? cw * ch : w * h));
 }
 
 /* Luma of b scaled towards black: 16 + (y - 16) * num / den (a fade). */
@@ -420,28 +408,62 @@ static void darken(Buf *b, const Buf *src, int num, int den)
         memcpy(b->pic.data[c], src->pic.data[c], (size_t)(cw * ch));
 }
 
-/* Fades are no cuts: a still picture that starts to fade out (its cost
- * jumps from zero) keeps its texture; its last step, from 1/32 of the
- * picture to black, is too dim to tell; a fade in from black has no cost
- * to jump from (the black pairs leave none). All are interpolated. */
-static void test_fade_not_cut(TestState *ts)
+/* Cuts to and from black are cuts: a textured still, then black (a block
+ * flat on one side only is a change); the same with a small logo kept in
+ * the corner (the blocks flat in next alone do not leave the judgement to
+ * the logo); black for six frames, then a picture (a cut out of a long
+ * black: no cost in the history to compare with, yet a cut). */
+static void test_cut_to_flat(TestState *ts)
 {
     const int w = 128, h = 96;
     Buf p, q;
     buf_alloc(&p, w, h);
     buf_alloc(&q, w, h);
     fill(&p, 0, 0);
+    fill_black(&q);
+    OmctiContext *c = still_then(ts, &p, &q);
+    if (c) {
+        CHECK(ts, omcti_pair_is_cut(c), "a cut to black was not judged a cut");
+        omcti_close(&c);
+    }
+    for (int y = 0; y < 16; y++)   /* a 16x16 logo, the same in both */
+        memcpy(q.pic.data[0] + y * w, p.pic.data[0] + y * w, 16);
+    c = still_then(ts, &p, &q);
+    if (c) {
+        CHECK(ts, omcti_pair_is_cut(c), "a cut to black with a logo was not judged a cut");
+        omcti_close(&c);
+    }
+    fill_black(&q);
+    c = still_then(ts, &q, &q);   /* six black frames */
+    if (c) {
+        omcti_send_picture(c, &p.pic);
+        CHECK(ts, omcti_pair_is_cut(c), "a cut out of six black frames was not judged a cut");
+        omcti_close(&c);
+    }
+    free(p.mem); free(q.mem);
+}
+
+/* Fades are no cuts: a still picture that starts to fade out (its cost
+ * jumps from zero) keeps its texture; the last step of a fade out, from
+ * 1/32 of the picture to black, and the first step of a fade in, from
+ * black to 1/32 (after five black frames, or after one black frame that
+ * followed a still picture), are too dim to tell; the fade in's second
+ * step (1/32 to 1/4) does not jump. All are interpolated. */
+static void test_fade_not_cut(TestState *ts)
+{
+    const int w = 128, h = 96;
+    Buf p, q, black;
+    buf_alloc(&p, w, h);
+    buf_alloc(&q, w, h);
+    buf_alloc(&black, w, h);
+    fill(&p, 0, 0);
+    fill_black(&black);
     darken(&q, &p, 3, 4);
     OmctiContext *c = still_then(ts, &p, &q);
     if (c) {
         CHECK(ts, !omcti_pair_is_cut(c), "a fade out (a still picture at 3/4) judged a cut");
         omcti_close(&c);
     }
-    const int cw = (w + 1) / 2, ch = (h + 1) / 2;
-    Buf black;
-    buf_alloc(&black, w, h);
-    for (int k = 0; k < 3; k++)
-        memset(black.pic.data[k], k ? 128 : 16, (size_t)(k ? cw * ch : w * h));
     darken(&q, &p, 1, 32);   /* this texture's full contrast: 1/32 is dim */
     c = still_then(ts, &q, &black);
     if (c) {
@@ -451,10 +473,20 @@ static void test_fade_not_cut(TestState *ts)
     }
     c = still_then(ts, &black, &q);
     if (c) {
-        CHECK(ts, !omcti_pair_is_cut(c), "a fade in from black (1/8 of the picture) judged a cut");
-        darken(&p, &p, 1, 4);
-        omcti_send_picture(c, &p.pic);
-        CHECK(ts, !omcti_pair_is_cut(c), "the fade's second pair (1/8 to 1/4) judged a cut");
+        CHECK(ts, !omcti_pair_is_cut(c), "a fade in from black (to 1/32 of the picture) judged "
+              "a cut");
+        Buf r;
+        buf_alloc(&r, w, h);
+        darken(&r, &p, 1, 4);
+        omcti_send_picture(c, &r.pic);
+        CHECK(ts, !omcti_pair_is_cut(c), "the fade in's second step (1/32 to 1/4) judged a cut");
+        omcti_close(&c);
+        free(r.mem);
+    }
+    c = still_then(ts, &p, &black);
+    if (c) {
+        omcti_send_picture(c, &q.pic);
+        CHECK(ts, !omcti_pair_is_cut(c), "a fade in after one black frame judged a cut");
         omcti_close(&c);
     }
     free(p.mem); free(q.mem); free(black.mem);
