@@ -14,19 +14,26 @@ void scenecut_init(SceneCut *sc, const FilterParams *p)
     sc->thr256 = (uint32_t)(t * 256.0 + 0.5);
 }
 
+/* Spatial activity of a luma plane (McSceneStats.activity): the
+ * horizontal and vertical absolute differences, every second row (plenty
+ * for a global statistic). */
+static uint64_t plane_activity(const OmctiPlane *P, int threads)
+{
+    const McPlaneView v = { P->data, (int)P->stride, P->w, P->h };
+    (void)threads;
+    uint64_t act = 0;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : act) if (threads > 1)
+    for (int y = 0; y < P->h - 1; y += 2)
+        act += mc_activity_part(&v, y, 0, 1);
+    return act;
+}
+
 void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats *st)
 {
     const OmctiPlane *P = &pair->prev->p[0], *N = &pair->next->p[0];
     const McPlaneView p = { P->data, (int)P->stride, P->w, P->h };
     const McPlaneView n = { N->data, (int)N->stride, N->w, N->h };
-    (void)threads;
-    /* Spatial activity per pixel: mean of the horizontal and vertical
-     * absolute differences, every second row (plenty for a global
-     * statistic). */
-    uint64_t act = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : act) if (threads > 1)
-    for (int y = 0; y < N->h - 1; y += 2)
-        act += mc_activity_part(&n, y, 0, 1);
+    const uint64_t act = plane_activity(N, threads);
     /* Textured blocks bit-identical in prev and next. Camera video never
      * repeats a textured block exactly (noise, grain, coding); screen
      * captures and synthetic content do wherever nothing changed, and
@@ -119,7 +126,7 @@ uint32_t scenecut_spread(const MotionFields *fields, const OmctiPlane *prev,
             n++;
         }
     /* Nothing to judge the spread by (both pictures flat, or smaller than
-     * a block): the jump alone decides. */
+     * a block): the tests of scenecut_change() after it decide. */
     if (!n) return UINT32_MAX;
     const uint32_t rank = n / 4;
     uint32_t seen = 0;
@@ -160,8 +167,8 @@ static void block_moments(const OmctiPlane *prev, const OmctiPlane *next, int bs
     m[2] = area * sbb - sb * sb;
 }
 
-/* m[0] / sqrt(m[1] m[2]) compared without rounding: whether the
- * correlation of a exceeds that of b (both with positive variances). */
+/* Whether the correlation m[0] / sqrt(m[1] m[2]) of a exceeds that of b
+ * (both with positive variances). */
 static int corr_above(const int64_t a[3], const int64_t b[3])
 {
     const double ca = (double)a[0] / sqrt((double)a[1] * (double)a[2]);
@@ -218,10 +225,7 @@ uint32_t scenecut_change(const FilterPair *pair, const McSceneStats *st, int w, 
     const uint32_t spread = scenecut_spread(pair->fields, prev, next, st, w, h);
     if (spread < SCD_SPREAD_MIN)
         return spread;
-    const McPlaneView p = { prev->data, (int)prev->stride, prev->w, prev->h };
-    McSceneStats ps = { 0 };
-    for (int y = 0; y < prev->h - 1; y += 2)
-        ps.activity += mc_activity_part(&p, y, 0, 1);
+    const McSceneStats ps = { .activity = plane_activity(prev, 1) };
     const int flat_p = scenecut_flat(&ps, w, h), flat_n = scenecut_flat(st, w, h);
     if (flat_p || flat_n) {
         /* To or from a flat picture (black, a plain card): a cut when the
