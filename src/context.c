@@ -13,9 +13,11 @@
 #include "src/active_area.h"
 #include "src/common.h"
 #include "src/device.h"
+#include "src/fade.h"
 #include "src/frame.h"
 #include "src/motion/engine.h"
 #include "filters/filter.h"
+#include "filters/mc.h"
 #include "filters/scenecut.h"
 
 #define MAX_DIMENSION 16384
@@ -31,11 +33,18 @@ struct OmctiContext {
      * orig[] (allocated the first time it is needed). */
     ActiveArea area[2];
     OmctiFrame orig[2];
+    int pad;                   /* the frames' padding                      */
     uint64_t sent;             /* pictures sent so far                     */
 
     const MotionEngineVTable *engine;
     MotionEngine *eng;
     MotionFields fields;
+    uint32_t *keys;            /* mc_camera_vector()'s scratch             */
+    /* A pair that changes brightness as a whole (src/fade.h) is searched
+     * and built from norm[], its pictures scaled to one level (allocated
+     * the first time one is met). */
+    FadeGain fade;
+    OmctiFrame norm[2];
 
     /* The device of the engine (src/device.h), shared by the engine and
      * the filter; type NULL: none (the CPU). */
@@ -146,6 +155,7 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
     /* Search and compensation read up to range + block outside the picture;
      * the extra 32 leave room for sub-pixel filter taps. */
     const int pad = motion_required_pad(s->block, c->s.range) + 32;
+    c->pad = pad;
     for (int i = 0; i < 2; i++)
         if (frame_alloc(&c->frames[i], width, height, pad) < 0) {
             ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory for %dx%d frames",
@@ -161,7 +171,8 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
     if (c->filter->needs_motion) {
         if ((ret = open_engine(c, &mp, err, errlen)) < 0)
             goto fail;
-        if (motion_fields_alloc(&c->fields, width, height, s->block) < 0) {
+        if (motion_fields_alloc(&c->fields, width, height, s->block) < 0 ||
+            !(c->keys = malloc(sizeof *c->keys * (size_t)c->fields.fwd.bw * c->fields.fwd.bh))) {
             ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
             goto fail;
         }
@@ -206,6 +217,38 @@ static int fail(OmctiContext *c, int code, const char *msg)
     return code;
 }
 
+/* The pair's fields; a pair that changes brightness as a whole is
+ * searched again on norm[] (fade.h). Its camera vector comes from the
+ * first search; a fade's fields may have chased brightness instead of
+ * content, so a still camera is tried as well. The copies get serials of
+ * their own (the top bit set): engines cache device copies by serial. */
+static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFrame *next,
+                         const ActiveArea *a)
+{
+    int ret = c->engine->estimate(c->eng, prev, next, &c->fields, c->err, sizeof c->err);
+    if (ret < 0)
+        return ret;
+    const MotionField *f = &c->fields.fwd;
+    const McVec g = mc_camera_vector(&c->fields, a, c->width, c->height, f->bw * f->bh, c->keys);
+    c->fade = fade_measure(prev, next, g.x, g.y, a->top, a->bottom, a->left, a->right);
+    if (!c->fade.active && (g.x || g.y))
+        c->fade = fade_measure(prev, next, 0, 0, a->top, a->bottom, a->left, a->right);
+    if (!c->fade.active)
+        return 0;
+    for (int i = 0; i < 2; i++)
+        if (!c->norm[i].p[0].buf && frame_alloc(&c->norm[i], c->width, c->height, c->pad) < 0) {
+            c->fade.active = 0;
+            return fail(c, OMCTI_ERR_NOMEM, "out of memory");
+        }
+    fade_scale_frame(&c->fade, 0, &c->norm[0], prev);
+    fade_scale_frame(&c->fade, 1, &c->norm[1], next);
+    c->norm[0].serial = (1ull << 63) | (2 * c->sent);
+    c->norm[1].serial = (1ull << 63) | (2 * c->sent + 1);
+    c->stats.abs_diffs += c->fields.abs_diffs;
+    return c->engine->estimate(c->eng, &c->norm[0], &c->norm[1], &c->fields, c->err,
+                               sizeof c->err);
+}
+
 int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
 {
     if (!pic || pic->width != c->width || pic->height != c->height) {
@@ -241,7 +284,7 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
     FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur) };
     if (c->filter->needs_motion) {
         t0 = now_seconds();
-        int ret = c->engine->estimate(c->eng, prev, next, &c->fields, c->err, sizeof c->err);
+        int ret = estimate_pair(c, prev, next, &pair.area);
         if (ret < 0)
             return ret;
         c->stats.me_seconds += now_seconds() - t0;
@@ -311,13 +354,17 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
         picture_copy(out, &src);
         return 0;
     }
-    const FilterPair pair = { prev, next, c->filter->needs_motion ? &c->fields : NULL,
-                              pair_area(c, ip, in) };
+    /* a held original is the original, not its scaled copy */
+    const int fade = c->filter->needs_motion && c->fade.active && !c->pair_holds;
+    const FilterPair pair = { fade ? &c->norm[0] : prev, fade ? &c->norm[1] : next,
+                              c->filter->needs_motion ? &c->fields : NULL, pair_area(c, ip, in) };
     double t0 = now_seconds();
     c->err[0] = 0;
     int ret = c->filter->picture(c->filter_priv, &pair, num, den, out, c->err, sizeof c->err);
     if (ret < 0)
         return c->err[0] ? ret : fail(c, ret, "interpolation failed");
+    if (fade)
+        fade_to_phase(&c->fade, num, den, out);
     restore_inactive_lines(c, ip, in, num, den, out);
     c->stats.interp_seconds += now_seconds() - t0;
     c->stats.interpolated++;
@@ -356,9 +403,11 @@ void omcti_close(OmctiContext **pc)
     /* after its users, before the frames it may have pinned are freed */
     device_close(&c->dev);
     motion_fields_free(&c->fields);
+    free(c->keys);
     for (int i = 0; i < 2; i++) {
         frame_free(&c->frames[i]);
         frame_free(&c->orig[i]);
+        frame_free(&c->norm[i]);
     }
     free(c);
     *pc = NULL;

@@ -1,0 +1,41 @@
+/* Brightness compensation of a pair for the motion search. Where the whole
+ * picture gets brighter or darker between prev and next (a fade, an
+ * exposure change), a SAD prefers the vectors that match brightness over
+ * those that match content: a fade step was rebuilt worse than the blend.
+ * Such a pair is searched and built from copies of both pictures scaled
+ * about black to the pair's mean level (the same on every engine: host
+ * code); the picture built at phase t is scaled back to t's level. */
+#ifndef OMCTI_FADE_H
+#define OMCTI_FADE_H
+
+#include <stdint.h>
+
+#include "src/frame.h"
+
+typedef struct FadeGain {
+    int active;            /* 0: the pair is searched as it is              */
+    int64_t lp, ln;        /* luma levels (sums of Y - 16) of the content
+                              both pictures show, prev and next             */
+} FadeGain;
+
+/* Whether the pair (prev, next) is a brightness change of the whole
+ * picture. Content is matched by the vector (gx, gy): prev at B shows what
+ * next shows at B + g; inside the active area (top, bottom, left, right
+ * lines inactive). The levels must differ by 1/32 or more (at most 8x),
+ * both at least 2 grey levels above black per pixel; and the matched
+ * picture is cut into 4x4 regions whose own ratios next/prev may deviate
+ * from the whole's by a quarter of its change on average: a pan that
+ * uncovers brighter content, a light switched on in one corner or a
+ * misaligned g is no fade. Reads one row in four. */
+FadeGain fade_measure(const OmctiFrame *prev, const OmctiFrame *next, int gx, int gy, int top,
+                      int bottom, int left, int right);
+
+/* dst (same geometry, padding included) = src scaled to the pair's mean
+ * level: luma about 16, chroma about 128; side 0 is prev, 1 next. */
+void fade_scale_frame(const FadeGain *g, int side, OmctiFrame *dst, const OmctiFrame *src);
+
+/* Scales a picture built from the scaled pair to the level of phase
+ * num/den (nothing to do at 1/2). */
+void fade_to_phase(const FadeGain *g, int64_t num, int64_t den, OmctiPicture *pic);
+
+#endif
