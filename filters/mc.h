@@ -5,7 +5,7 @@
  * Per phase t (picture): for every block of the in-between picture a vector
  * is chosen among candidates from both motion fields (zero, the forward
  * and negated backward vectors of the block and its 4 direct neighbours,
- * and the pair's camera vector, mc_camera_vector()) by its bilateral cost
+ * and the pair's camera vector, motion_camera_vector()) by its bilateral cost
  * at t over the block grown by block/8 on every side plus a smoothness term
  * towards the camera vector, one-sided where the window leaves the picture
  * (mc_stages.h); outliers are replaced by the 3x3 vector median when that
@@ -71,14 +71,5 @@ extern const FilterBackend mc_backend_cpu;
  * right half), w[2] the vertical neighbour (above for the top half, below
  * for the bottom half). They sum to 256 and are multiples of 32. */
 void mc_mask_weights(int block, int x, int y, int w[3]);
-
-/* The pair's camera vector (full pel; docs/quality.md, issue 16, step 4):
- * the most frequent vector of the forward field among the blocks that lie
- * inside the pair's active area (letterbox bars do not move with the
- * camera; all blocks when none lies inside), a tie to the smaller packed
- * key (y + 32768) << 16 | (x + 32768). keys: scratch for nb keys; fields
- * without nb blocks (or none): zero. */
-McVec mc_camera_vector(const MotionFields *fields, const ActiveArea *area, int width, int height,
-                       int nb, uint32_t *keys);
 
 #endif

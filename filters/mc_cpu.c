@@ -69,7 +69,9 @@ static int mc_cpu_stats(void *priv, const FilterPair *pair, McSceneStats *st, ch
     (void)errlen;
     Mc *s = priv;
     scenecut_stats(pair, s->block, s->threads, st);
-    s->cam = mc_camera_vector(pair->fields, &pair->area, s->w, s->h, s->nbx * s->nby, s->keys);
+    const MotionVector g =
+        motion_camera_vector(pair->fields, &pair->area, s->w, s->h, s->nbx * s->nby, s->keys);
+    s->cam = (McVec){ g.x, g.y };
     return 0;
 }
 

@@ -43,7 +43,7 @@ typedef struct CudaFilter {
     size_t pic_bytes;
     McSceneStats *d_stats, *h_stats;
     McVec cam;                 /* the pair's camera vector (host, per pair) */
-    uint32_t *keys;            /* mc_camera_vector()'s scratch             */
+    uint32_t *keys;            /* motion_camera_vector()'s scratch             */
     cudaEvent_t ev_band[NBANDS], ev_dl[NBANDS], ev0, ev1;
 } CudaFilter;
 
@@ -181,8 +181,9 @@ static int cuda_filter_stats(void *priv, const FilterPair *pr, McSceneStats *st,
     *st = *f->h_stats;
     /* the camera vector from the host's copy of the forward field (the
      * CPU backend's function: the same vector on every backend) */
-    f->cam = mc_camera_vector(pr->fields, &pr->area, f->g.width, f->g.height,
-                              f->g.nbx * f->g.nby, f->keys);
+    const MotionVector g = motion_camera_vector(pr->fields, &pr->area, f->g.width, f->g.height,
+                                                f->g.nbx * f->g.nby, f->keys);
+    f->cam = (McVec){ g.x, g.y };
     return 0;
 }
 

@@ -17,7 +17,6 @@
 #include "src/frame.h"
 #include "src/motion/engine.h"
 #include "filters/filter.h"
-#include "filters/mc.h"
 #include "filters/scenecut.h"
 
 #define MAX_DIMENSION 16384
@@ -39,7 +38,7 @@ struct OmctiContext {
     const MotionEngineVTable *engine;
     MotionEngine *eng;
     MotionFields fields;
-    uint32_t *keys;            /* mc_camera_vector()'s scratch             */
+    uint32_t *keys;            /* motion_camera_vector()'s scratch             */
     /* A pair that changes brightness as a whole (src/fade.h) is searched
      * and built from norm[], its pictures scaled to one level (allocated
      * the first time one is met). */
@@ -229,7 +228,8 @@ static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFra
     if (ret < 0)
         return ret;
     const MotionField *f = &c->fields.fwd;
-    const McVec g = mc_camera_vector(&c->fields, a, c->width, c->height, f->bw * f->bh, c->keys);
+    const MotionVector g =
+        motion_camera_vector(&c->fields, a, c->width, c->height, f->bw * f->bh, c->keys);
     c->fade = fade_measure(prev, next, g.x, g.y, a->top, a->bottom, a->left, a->right);
     if (!c->fade.active && (g.x || g.y))
         c->fade = fade_measure(prev, next, 0, 0, a->top, a->bottom, a->left, a->right);

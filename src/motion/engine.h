@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "omcti.h"
+#include "src/active_area.h"
 #include "src/common.h"
 #include "src/device.h"
 #include "src/frame.h"
@@ -90,6 +91,15 @@ static inline int mv_better(uint32_t sad, int dx, int dy,
 
 int  motion_fields_alloc(MotionFields *f, int width, int height, int block);
 void motion_fields_free(MotionFields *f);
+
+/* The pair's camera vector (full pel; docs/quality.md, issue 16, step 4):
+ * the most frequent vector of the forward field among the blocks that lie
+ * inside the pair's active area (letterbox bars do not move with the
+ * camera; all blocks when none lies inside), a tie to the smaller packed
+ * key (y + 32768) << 16 | (x + 32768). keys: scratch for nb keys; fields
+ * without nb blocks (or none): zero. */
+MotionVector motion_camera_vector(const MotionFields *fields, const ActiveArea *area, int width,
+                                  int height, int nb, uint32_t *keys);
 
 /* Engine registry: "cpu", "cuda"; "auto" picks cuda when usable. */
 const MotionEngineVTable *motion_engine_find(const char *name, char *err, size_t errlen);

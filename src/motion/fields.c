@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/common.h"
@@ -39,4 +40,48 @@ int motion_required_pad(int block, int range)
     /* A block on the last grid column starts at most at width-1 and spans
      * block pixels; its candidates reach range further. */
     return ALIGN_UP(range + block, 32);
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether block (bx, by) of size bs lies inside the active area. */
+static int block_active(const ActiveArea *a, int width, int height, int bs, int bx, int by)
+{
+    return bx * bs >= a->left && (bx + 1) * bs <= width - a->right && by * bs >= a->top &&
+           (by + 1) * bs <= height - a->bottom;
+}
+
+MotionVector motion_camera_vector(const MotionFields *fields, const ActiveArea *area, int width,
+                                  int height, int nb, uint32_t *keys)
+{
+    MotionVector g = { 0, 0 };
+    if (!fields || nb <= 0 || fields->fwd.bw * fields->fwd.bh != nb)
+        return g;
+    const MotionField *f = &fields->fwd;
+    const MotionVector *mv = f->mv;
+    int n = 0;
+    for (int pass = 0; pass < 2 && !n; pass++)
+        for (int k = 0; k < nb; k++)
+            if (pass || block_active(area, width, height, f->block, k % f->bw, k / f->bw))
+                keys[n++] = (uint32_t)(uint16_t)(mv[k].y + 32768) << 16 |
+                            (uint16_t)(mv[k].x + 32768);
+    nb = n;
+    qsort(keys, (size_t)nb, sizeof *keys, key_cmp);
+    /* the longest run of equal keys; the first (smallest) on a tie */
+    int best = 0, run = 0;
+    uint32_t bk = keys[0];
+    for (int k = 0; k < nb; k++) {
+        run = k && keys[k] == keys[k - 1] ? run + 1 : 1;
+        if (run > best) {
+            best = run;
+            bk = keys[k];
+        }
+    }
+    g.x = (int16_t)((int)(bk & 0xffff) - 32768);
+    g.y = (int16_t)((int)(bk >> 16) - 32768);
+    return g;
 }

@@ -63,7 +63,9 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     a.bwd = (const McVec *)f->bwd.mv;
     uint32_t *keys = malloc((size_t)nb * sizeof *keys);
     const ActiveArea full = { 0, 0, 0, 0 };
-    a.cam = mc_camera_vector(f, &full, w, h, nb, keys); /* host code, as kernels/cuda_filter.c */
+    /* host code, as in kernels/cuda_filter.c */
+    const MotionVector g = motion_camera_vector(f, &full, w, h, nb, keys);
+    a.cam = (McVec){ g.x, g.y };
     free(keys);
     a.vec_a = vec;
     a.vec_c = vec + nb;

@@ -626,22 +626,22 @@ static void test_camera_vector(TestState *ts)
     for (int k = 0; k < 6; k++)
         fwd[k] = bwd[k] = (MotionVector){ (int16_t)tie[k][0], (int16_t)tie[k][1] };
     const ActiveArea full = { 0, 0, 0, 0 };
-    McVec g = mc_camera_vector(&f, &full, 48, 32, 6, keys);
+    MotionVector g = motion_camera_vector(&f, &full, 48, 32, 6, keys);
     /* (5, 1) and (-3, 2) twice each: y = 1 is the smaller key */
     CHECK(ts, g.x == 5 && g.y == 1, "camera vector on a tie: (%d, %d), want (5, 1)", g.x, g.y);
     fwd[4] = (MotionVector){ -3, 2 };
-    g = mc_camera_vector(&f, &full, 48, 32, 6, keys);
+    g = motion_camera_vector(&f, &full, 48, 32, 6, keys);
     CHECK(ts, g.x == -3 && g.y == 2, "camera vector: (%d, %d), want (-3, 2)", g.x, g.y);
     /* a bar of 16 lines at the bottom (letterbox): only the top row of
      * blocks counts, where (-3, 2) is once, (5, 1) twice */
     const ActiveArea bars = { 0, 16, 0, 0 };
-    g = mc_camera_vector(&f, &bars, 48, 32, 6, keys);
+    g = motion_camera_vector(&f, &bars, 48, 32, 6, keys);
     CHECK(ts, g.x == 5 && g.y == 1, "camera vector above a bar: (%d, %d), want (5, 1)", g.x, g.y);
     /* nothing inside (a bar of 30 lines): all blocks count */
     const ActiveArea most = { 0, 30, 0, 0 };
-    g = mc_camera_vector(&f, &most, 48, 32, 6, keys);
+    g = motion_camera_vector(&f, &most, 48, 32, 6, keys);
     CHECK(ts, g.x == -3 && g.y == 2, "camera vector without active blocks: (%d, %d)", g.x, g.y);
-    g = mc_camera_vector(NULL, &full, 48, 32, 6, keys);
+    g = motion_camera_vector(NULL, &full, 48, 32, 6, keys);
     CHECK(ts, g.x == 0 && g.y == 0, "camera vector without fields: (%d, %d)", g.x, g.y);
 }
 
