@@ -7,7 +7,9 @@
 # MIRRORS a folder of git mirrors named OWNER+NAME/repo (optional): a source is taken
 #         from there with `git show COMMIT:PATH` before it is downloaded from
 #         raw.githubusercontent.com at the recorded commit.
-# Clips are data: keep OUTDIR out of git. Needs ffmpeg, ffprobe, git or curl.
+# OUTDIR/fades and OUTDIR/extra receive the fades and dissolves, the zooms and the credits
+# (docs/quality.md). Clips are data: keep OUTDIR out of git. Needs ffmpeg, ffprobe, git or
+# curl, and the DejaVu Sans font (Debian: fonts-dejavu-core) for the credits.
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 OUTDIR [CACHE] [MIRRORS]" >&2; exit 2; }
 out=$1
@@ -73,3 +75,18 @@ ffmpeg -nostdin -v error -y -i "$out/volleyball.mkv" -i "$out/football_kick.mkv"
 ffmpeg -nostdin -v error -y -i "$out/talking_closeup.mkv" -i "$out/street_dance_25fps.mkv" -filter_complex \
     "[0]trim=end_frame=20,setpts=PTS-STARTPTS,scale=1280:720,fps=25[a];[1]trim=end_frame=30,setpts=PTS-STARTPTS,fps=25[b];[a][b]xfade=transition=fade:duration=0.6:offset=0.2,format=yuv420p" \
     -c:v ffv1 "$out/fades/dissolve_talking_street.mkv"
+# Zooms into the still of the pan sweep, 0.8 %, 2 % and 6 % between two kept frames (13
+# frames), and credits (credits.txt, white on black) scrolling 12 and 30 px between two kept
+# frames (25 frames), into OUTDIR/extra.
+mkdir -p "$out/extra"
+for z in 02:0.002 05:0.005 30:0.015; do
+    ffmpeg -nostdin -v error -y -loop 1 -framerate 25 -i "$out/still_4k.png" \
+        -vf "scale=w='trunc(2560*(1+${z#*:}*n*2)/2)*2':h=-2:eval=frame:flags=bicubic,crop=1280:720,format=yuv420p" \
+        -frames:v 13 -c:v ffv1 "$out/extra/zoom_${z%%:*}.mkv"
+done
+font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+for sp in 6 15; do
+    ffmpeg -nostdin -v error -y -f lavfi -i color=c=black:s=1280x720:r=24 -vf \
+        "drawtext=fontfile=$font:textfile=$here/credits.txt:fontcolor=white:fontsize=36:line_spacing=14:x=(w-text_w)/2:y=40-n*$sp,format=yuv420p" \
+        -frames:v 25 -c:v ffv1 "$out/extra/credits_$sp.mkv"
+done
