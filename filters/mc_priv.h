@@ -25,7 +25,7 @@ typedef struct Mc {
     int32_t *tab;                /* the phase's displacement table         */
     McPhase ph;                  /* the phase of the picture being built   */
     McVec cam;                   /* the pair's camera vector (full pel)    */
-    uint32_t *keys;              /* nbx*nby: motion_camera_vector()'s scratch  */
+    uint32_t *keys;              /* nbx*nby: camera vector scratch         */
 } Mc;
 
 /* Splits a displacement in 1/16 pel into integer and fraction. */

@@ -43,7 +43,7 @@ typedef struct CudaFilter {
     size_t pic_bytes;
     McSceneStats *d_stats, *h_stats;
     McVec cam;                 /* the pair's camera vector (host, per pair) */
-    uint32_t *keys;            /* motion_camera_vector()'s scratch             */
+    uint32_t *keys;            /* motion_camera_vector()'s scratch         */
     cudaEvent_t ev_band[NBANDS], ev_dl[NBANDS], ev0, ev1;
 } CudaFilter;
 

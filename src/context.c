@@ -32,13 +32,12 @@ struct OmctiContext {
      * orig[] (allocated the first time it is needed). */
     ActiveArea area[2];
     OmctiFrame orig[2];
-    int pad;                   /* the frames' padding                      */
     uint64_t sent;             /* pictures sent so far                     */
 
     const MotionEngineVTable *engine;
     MotionEngine *eng;
     MotionFields fields;
-    uint32_t *keys;            /* motion_camera_vector()'s scratch             */
+    uint32_t *keys;            /* motion_camera_vector()'s scratch         */
     /* A pair that changes brightness as a whole (src/fade.h) is searched
      * and built from norm[], its pictures scaled to one level (allocated
      * the first time one is met). */
@@ -154,7 +153,6 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
     /* Search and compensation read up to range + block outside the picture;
      * the extra 32 leave room for sub-pixel filter taps. */
     const int pad = motion_required_pad(s->block, c->s.range) + 32;
-    c->pad = pad;
     for (int i = 0; i < 2; i++)
         if (frame_alloc(&c->frames[i], width, height, pad) < 0) {
             ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory for %dx%d frames",
@@ -220,23 +218,27 @@ static int fail(OmctiContext *c, int code, const char *msg)
  * searched again on norm[] (fade.h). Its camera vector comes from the
  * first search; a fade's fields may have chased brightness instead of
  * content, so a still camera is tried as well. The copies get serials of
- * their own (the top bit set): engines cache device copies by serial. */
+ * their own (the top bit set): engines cache device copies by serial.
+ * The scene-cut decision (the filter's new_pair) reads the original
+ * pictures with these fields: the lower residual of a fade searched at one
+ * brightness is part of what says that it is no cut. */
 static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFrame *next,
                          const ActiveArea *a)
 {
+    c->fade.active = 0;
     int ret = c->engine->estimate(c->eng, prev, next, &c->fields, c->err, sizeof c->err);
     if (ret < 0)
         return ret;
     const MotionField *f = &c->fields.fwd;
     const MotionVector g =
         motion_camera_vector(&c->fields, a, c->width, c->height, f->bw * f->bh, c->keys);
-    c->fade = fade_measure(prev, next, g.x, g.y, a->top, a->bottom, a->left, a->right);
+    c->fade = fade_measure(prev, next, g.x, g.y, a);
     if (!c->fade.active && (g.x || g.y))
-        c->fade = fade_measure(prev, next, 0, 0, a->top, a->bottom, a->left, a->right);
+        c->fade = fade_measure(prev, next, 0, 0, a);
     if (!c->fade.active)
         return 0;
     for (int i = 0; i < 2; i++)
-        if (!c->norm[i].p[0].buf && frame_alloc(&c->norm[i], c->width, c->height, c->pad) < 0) {
+        if (!c->norm[i].p[0].buf && frame_alloc(&c->norm[i], c->width, c->height, c->frames[0].p[0].pad) < 0) {
             c->fade.active = 0;
             return fail(c, OMCTI_ERR_NOMEM, "out of memory");
         }
@@ -245,8 +247,10 @@ static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFra
     c->norm[0].serial = (1ull << 63) | (2 * c->sent);
     c->norm[1].serial = (1ull << 63) | (2 * c->sent + 1);
     c->stats.abs_diffs += c->fields.abs_diffs;
-    return c->engine->estimate(c->eng, &c->norm[0], &c->norm[1], &c->fields, c->err,
-                               sizeof c->err);
+    ret = c->engine->estimate(c->eng, &c->norm[0], &c->norm[1], &c->fields, c->err, sizeof c->err);
+    if (ret < 0)
+        c->fade.active = 0;
+    return ret;
 }
 
 int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
@@ -337,6 +341,33 @@ static void restore_inactive_lines(const OmctiContext *c, int ip, int in, int64_
     active_area_fill(out, &p, &c->area[ip], &n, &c->area[in], phase_weight256(num, den));
 }
 
+/* num/den (0 <= num <= den) rounded to a phase in 1/2^30 when den is
+ * larger: the filters multiply num by picture coordinates and weights,
+ * which any int64 phase would overflow; 2^-31 of a frame is below anything
+ * a picture shows. Exact binary long division, no floating point. */
+#define PHASE_MAX_DEN ((int64_t)1 << 30)
+static void phase_reduce(int64_t *num, int64_t *den)
+{
+    if (*den <= PHASE_MAX_DEN)
+        return;
+    const uint64_t d = (uint64_t)*den;
+    uint64_t r = (uint64_t)*num, q = 0;
+    if (r == d) {
+        *num = *den = PHASE_MAX_DEN;
+        return;
+    }
+    for (int i = 0; i < 31; i++) { /* 30 bits of r/d and one to round */
+        r <<= 1;                   /* r < d < 2^63: no overflow        */
+        q <<= 1;
+        if (r >= d) {
+            r -= d;
+            q |= 1;
+        }
+    }
+    *num = (int64_t)((q + 1) >> 1);
+    *den = PHASE_MAX_DEN;
+}
+
 int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *out)
 {
     if (c->sent < 2)
@@ -345,6 +376,7 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
         return fail(c, OMCTI_ERR_INVALID, "phase must be num/den with 0 <= num <= den");
     if (!out || out->width != c->width || out->height != c->height)
         return fail(c, OMCTI_ERR_INVALID, "output picture size differs from the stream's");
+    phase_reduce(&num, &den);
     const int ip = c->cur ^ 1, in = c->cur;
     const OmctiFrame *prev = &c->frames[ip], *next = &c->frames[in];
     OmctiPicture src;

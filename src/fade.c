@@ -19,9 +19,10 @@ static int64_t row_level(const OmctiPlane *p, int y, int x0, int x1)
     return (int64_t)s - 16 * (int64_t)(x1 - x0);
 }
 
-FadeGain fade_measure(const OmctiFrame *prev, const OmctiFrame *next, int gx, int gy, int top,
-                      int bottom, int left, int right)
+FadeGain fade_measure(const OmctiFrame *prev, const OmctiFrame *next, int gx, int gy,
+                      const ActiveArea *area)
 {
+    const int top = area->top, bottom = area->bottom, left = area->left, right = area->right;
     FadeGain g = { 0, 0, 0 };
     const OmctiPlane *P = &prev->p[0], *N = &next->p[0];
     /* the rectangle of prev whose content next still shows at + g */
@@ -101,7 +102,7 @@ void fade_scale_frame(const FadeGain *g, int side, OmctiFrame *dst, const OmctiF
 
 void fade_to_phase(const FadeGain *g, int64_t num, int64_t den, OmctiPicture *pic)
 {
-    if (!g->active || 2 * num == den)
+    if (!g->active || num == den - num) /* t = 1/2, without overflow */
         return;
     /* from (lp + ln) / 2 to lp + (ln - lp) * t: the factor
      * (lp (den - num) + ln num) / den over (lp + ln) / 2, with the sums

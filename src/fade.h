@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "src/active_area.h"
 #include "src/frame.h"
 
 typedef struct FadeGain {
@@ -20,15 +21,14 @@ typedef struct FadeGain {
 
 /* Whether the pair (prev, next) is a brightness change of the whole
  * picture. Content is matched by the vector (gx, gy): prev at B shows what
- * next shows at B + g; inside the active area (top, bottom, left, right
- * lines inactive). The levels must differ by 1/32 or more (at most 8x),
+ * next shows at B + g; inside the pair's active area. The levels must differ by 1/32 or more (at most 8x),
  * both at least 2 grey levels above black per pixel; and the matched
  * picture is cut into 4x4 regions whose own ratios next/prev may deviate
  * from the whole's by a quarter of its change on average: a pan that
  * uncovers brighter content, a light switched on in one corner or a
  * misaligned g is no fade. Reads one row in four. */
-FadeGain fade_measure(const OmctiFrame *prev, const OmctiFrame *next, int gx, int gy, int top,
-                      int bottom, int left, int right);
+FadeGain fade_measure(const OmctiFrame *prev, const OmctiFrame *next, int gx, int gy,
+                      const ActiveArea *area);
 
 /* dst (same geometry, padding included) = src scaled to the pair's mean
  * level: luma about 16, chroma about 128; side 0 is prev, 1 next. */

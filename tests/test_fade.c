@@ -61,15 +61,18 @@ static void fill_frame(OmctiFrame *f, int ox, int oy, int num, int den)
 
 static FadeGain measure(const OmctiFrame *p, const OmctiFrame *n, int gx, int gy)
 {
-    return fade_measure(p, n, gx, gy, 0, 0, 0, 0);
+    const ActiveArea full = { 0, 0, 0, 0 };
+    return fade_measure(p, n, gx, gy, &full);
 }
 
 static void test_measure(TestState *ts)
 {
     const int w = 320, h = 192;
     OmctiFrame p, n;
-    frame_alloc(&p, w, h, 32);
-    frame_alloc(&n, w, h, 32);
+    if (frame_alloc(&p, w, h, 32) < 0 || frame_alloc(&n, w, h, 32) < 0) {
+        CHECK(ts, 0, "out of memory");
+        return;
+    }
     fill_frame(&p, 0, 0, 1, 1);
 
     /* a fade: every region 3/4 as bright */
@@ -94,8 +97,10 @@ static void test_measure(TestState *ts)
         for (int x = w - 32; x < w; x++)
             q.data[0][y * q.stride[0] + x] = 235;
     frame_pad_edges(&n);
-    CHECK(ts, !measure(&p, &n, -32, 0).active, "a pan onto bright content is a fade (g)");
-    CHECK(ts, !measure(&p, &n, 0, 0).active, "a pan onto bright content is a fade (0)");
+    CHECK(ts, !measure(&p, &n, -32, 0).active,
+          "a pan onto bright content, compared where the content is the same, is a fade");
+    CHECK(ts, !measure(&p, &n, 0, 0).active,
+          "a pan onto bright content, compared at the zero vector, is a fade");
 
     /* a light switched on in one corner */
     fill_frame(&n, 0, 0, 1, 1);
@@ -110,26 +115,28 @@ static void test_measure(TestState *ts)
     fill_frame(&n, 0, 0, 1, 128);
     CHECK(ts, !measure(&p, &n, 0, 0).active, "a change of near-black pictures is a fade");
 
-    /* the scaled copies: prev at level 100, next 50 -> both at 75 */
+    /* the scaled copies: prev at level 100, next 50 -> both at 75: prev
+     * by 3/4, next by 3/2, padding included */
     const FadeGain f = { 1, 100, 50 };
     fill_frame(&p, 0, 0, 1, 1);
-    fade_scale_frame(&f, 0, &n, &p);
-    int bad = 0;
-    for (int k = 0; k < 3; k++) {
-        const int zero = k ? 128 : 16;
-        for (int y = -p.p[k].pad; y < p.p[k].h + p.p[k].pad; y++)
-            for (int x = -p.p[k].pad; x < p.p[k].w + p.p[k].pad; x++) {
-                const int a = p.p[k].data[y * p.p[k].stride + x];
-                const int b = n.p[k].data[y * n.p[k].stride + x];
-                const double want = zero + (a - zero) * 0.75;
-                bad += fabs(b - want) > 0.5 + 1e-9;
-            }
+    for (int side = 0; side < 2; side++) {
+        fade_scale_frame(&f, side, &n, &p);
+        const double gain = side ? 1.5 : 0.75;
+        int bad = 0;
+        for (int k = 0; k < 3; k++) {
+            const int zero = k ? 128 : 16;
+            for (int y = -p.p[k].pad; y < p.p[k].h + p.p[k].pad; y++)
+                for (int x = -p.p[k].pad; x < p.p[k].w + p.p[k].pad; x++) {
+                    const int a = p.p[k].data[y * p.p[k].stride + x];
+                    const int b = n.p[k].data[y * n.p[k].stride + x];
+                    double want = zero + (a - zero) * gain;
+                    want = want < 0 ? 0 : want > 255 ? 255 : want;
+                    bad += fabs(b - want) > 0.5 + 1e-9;
+                }
+        }
+        CHECK(ts, bad == 0, "%s scaled by %g about black: %d samples off",
+              side ? "next" : "prev", gain, bad);
     }
-    CHECK(ts, bad == 0, "prev scaled by 3/4 about black: %d samples off", bad);
-    fade_scale_frame(&f, 1, &n, &p);
-    CHECK(ts, n.p[0].data[0] == faded(p.p[0].data[0], 3, 2) ||
-              n.p[0].data[0] == faded(p.p[0].data[0], 3, 2) + 1,
-          "next scaled by 3/2: %d from %d", n.p[0].data[0], p.p[0].data[0]);
 
     /* the phases: t = 1/2 is the mean level itself; t = 1/4 is
      * (3/4 * 100 + 1/4 * 50) / 75 = 7/6 of it */
@@ -212,7 +219,11 @@ static void test_fade_rebuilt(TestState *ts)
         const double q = psnr_y(&out.pic, &mid.pic, m);
         CHECK(ts, q >= 40.0, "fade %s with motion rebuilt at %.2f dB (< 40)", dir ? "in" : "out",
               q);
-        CHECK(ts, !omcti_pair_is_cut(c), "a fade step judged a cut");
+        /* a phase in any int64 terms: 2^62 / (2^63 - 1) is 1/2 to 2^-31 */
+        CHECK(ts, omcti_interpolate(c, (int64_t)1 << 62, INT64_MAX, &mid.pic) == 0,
+              "interpolate 2^62/(2^63-1)");
+        CHECK(ts, memcmp(mid.mem, out.mem, (size_t)w * h * 3 / 2) == 0,
+              "the phase 2^62/(2^63-1) differs from 1/2");
         CHECK(ts, omcti_interpolate(c, 1, 4, &out.pic) == 0, "interpolate 1/4");
         const double ta = mean_y(&a.pic, m) - 16, tb = mean_y(&b.pic, m) - 16;
         const double want = 16 + 0.75 * ta + 0.25 * tb;
