@@ -6,26 +6,7 @@
 #include "src/active_area.h"
 #include "src/frame.h"
 #include "tests/check.h"
-
-/* A smooth random texture, like a photograph's: random levels on an 8-pixel
- * grid, bilinear in between; not flat anywhere, and no line stands out
- * from its neighbours. */
-static int grid(int i, int j)
-{
-    uint32_t v = (uint32_t)i * 73856093u ^ (uint32_t)j * 19349663u;
-    v ^= v >> 13;
-    v *= 0x5bd1e995u;
-    v ^= v >> 15;
-    return 40 + (int)(v & 127);
-}
-
-static uint8_t texture(int x, int y)
-{
-    const int i = x >> 3, j = y >> 3, fx = x & 7, fy = y & 7;
-    const int top = grid(i, j) * (8 - fx) + grid(i + 1, j) * fx;
-    const int bottom = grid(i, j + 1) * (8 - fx) + grid(i + 1, j + 1) * fx;
-    return (uint8_t)((top * (8 - fy) + bottom * fy + 32) >> 6);
-}
+#include "tests/texture.h"
 
 /* Luma: texture; `bar` decides which pixels are black bars (16 plus a
  * little noise, as a lossy encoder leaves them). */
@@ -35,8 +16,8 @@ static void fill(OmctiFrame *f, int (*bar)(int x, int y, int w, int h))
     for (int y = 0; y < p->h; y++)
         for (int x = 0; x < p->w; x++)
             p->data[y * p->stride + x] = bar && bar(x, y, p->w, p->h)
-                                             ? (uint8_t)(16 + (texture(x, y) & 3))
-                                             : texture(x, y);
+                                             ? (uint8_t)(16 + (smooth_texture(x, y) & 3))
+                                             : smooth_texture(x, y);
     for (int i = 1; i < 3; i++)
         for (int y = 0; y < f->p[i].h; y++)
             memset(f->p[i].data + y * f->p[i].stride, 128, (size_t)f->p[i].w);

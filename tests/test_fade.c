@@ -9,25 +9,12 @@
 #include "src/fade.h"
 #include "src/frame.h"
 #include "tests/check.h"
+#include "tests/texture.h"
 
-/* A smooth random texture, like a photograph's: random levels on an
- * 8-pixel grid, bilinear in between. */
-static int grid(int i, int j)
-{
-    uint32_t v = (uint32_t)i * 73856093u ^ (uint32_t)j * 19349663u;
-    v ^= v >> 13;
-    v *= 0x5bd1e995u;
-    v ^= v >> 15;
-    return 40 + (int)(v & 127);
-}
-
+/* The smooth texture, shifted so that negative coordinates work too. */
 static int texture(int x, int y)
 {
-    x += 1024, y += 1024; /* the grid of non-negative coordinates */
-    const int i = x >> 3, j = y >> 3, fx = x & 7, fy = y & 7;
-    const int top = grid(i, j) * (8 - fx) + grid(i + 1, j) * fx;
-    const int bottom = grid(i, j + 1) * (8 - fx) + grid(i + 1, j + 1) * fx;
-    return (top * (8 - fy) + bottom * fy + 32) >> 6;
+    return smooth_texture(x + 1024, y + 1024);
 }
 
 /* 16 + (v - 16) * num / den, the fade of a level. */
