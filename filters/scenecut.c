@@ -1,6 +1,7 @@
 /* Scene-cut detection with bounded temporal context (scenecut.h). */
 
 #include <math.h>
+#include <stdlib.h>
 
 #include "src/common.h"
 #include "filters/scenecut.h"
@@ -87,6 +88,19 @@ uint32_t scenecut_cost(const MotionFields *fields, const McSceneStats *st, int w
     return relative256(res * 256 / npix, activity256(st, w, h));
 }
 
+/* Whether block (bx, by) of size bs of the plane is flat: less than 1/4
+ * grey level of activity per pixel (reads one column and one row past the
+ * block: the padding). */
+static int block_flat(const OmctiPlane *pl, int bs, int bx, int by)
+{
+    const uint8_t *p = pl->data + (ptrdiff_t)by * bs * pl->stride + bx * bs;
+    uint64_t act = 0;
+    for (int y = 0; y < bs; y++, p += pl->stride)
+        for (int x = 0; x < bs; x++)
+            act += (uint64_t)(abs(p[x + 1] - p[x]) + abs(p[x + pl->stride] - p[x]));
+    return act * 4 < (uint64_t)(bs * bs);
+}
+
 uint32_t scenecut_spread(const MotionFields *fields, const OmctiPlane *prev,
                          const OmctiPlane *next, const McSceneStats *st, int w, int h)
 {
@@ -104,7 +118,7 @@ uint32_t scenecut_spread(const MotionFields *fields, const OmctiPlane *prev,
     uint32_t n = 0;
     for (int by = 0; (by + 1) * bs <= h && by < f->bh; by++)
         for (int bx = 0; (bx + 1) * bs <= w && bx < f->bw; bx++) {
-            if (plane_block_flat(next, bs, bx, by) && plane_block_flat(prev, bs, bx, by))
+            if (block_flat(next, bs, bx, by) && block_flat(prev, bs, bx, by))
                 continue;
             const uint64_t r16 =
                 (uint64_t)block_residual(fields, by * f->bw + bx) * 16 / (uint64_t)area;
@@ -179,7 +193,7 @@ uint32_t scenecut_texture_kept(const MotionFields *fields, const OmctiPlane *pre
     int n = 0;
     for (int by = 0; (by + 1) * bs <= h && by < f->bh; by++)
         for (int bx = 0; (bx + 1) * bs <= w && bx < f->bw; bx++) {
-            if (plane_block_flat(next, bs, bx, by) || plane_block_flat(prev, bs, bx, by))
+            if (block_flat(next, bs, bx, by) || block_flat(prev, bs, bx, by))
                 continue;
             const int i = by * f->bw + bx;
             const int v[3][2] = { { f->mv[i].x, f->mv[i].y }, { 0, 0 },

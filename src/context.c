@@ -237,8 +237,9 @@ static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFra
         c->fade = fade_measure(prev, next, 0, 0, a);
     if (!c->fade.active)
         return 0;
+    const int pad = c->frames[0].p[0].pad;
     for (int i = 0; i < 2; i++)
-        if (!c->norm[i].p[0].buf && frame_alloc(&c->norm[i], c->width, c->height, c->frames[0].p[0].pad) < 0) {
+        if (!c->norm[i].p[0].buf && frame_alloc(&c->norm[i], c->width, c->height, pad) < 0) {
             c->fade.active = 0;
             return fail(c, OMCTI_ERR_NOMEM, "out of memory");
         }

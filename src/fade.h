@@ -21,8 +21,9 @@ typedef struct FadeGain {
 
 /* Whether the pair (prev, next) is a brightness change of the whole
  * picture. Content is matched by the vector (gx, gy): prev at B shows what
- * next shows at B + g; inside the pair's active area. The levels must differ by 1/32 or more (at most 8x),
- * both at least 2 grey levels above black per pixel; and the matched
+ * next shows at B + g; inside the pair's active area. The levels must
+ * differ by 1/32 or more (at most 8x), both at least 2 grey levels above
+ * black per pixel; and the matched
  * picture is cut into 4x4 regions whose own ratios next/prev may deviate
  * from the whole's by a quarter of its change on average: a pan that
  * uncovers brighter content, a light switched on in one corner or a

@@ -1,4 +1,3 @@
-#include <stdlib.h>
 #include <string.h>
 
 #include "src/common.h"
@@ -101,14 +100,4 @@ void picture_copy(OmctiPicture *dst, const OmctiPicture *src)
         for (int y = 0; y < h; y++)
             memcpy(dst->data[i] + y * dst->stride[i], src->data[i] + y * src->stride[i], w);
     }
-}
-
-int plane_block_flat(const OmctiPlane *pl, int bs, int bx, int by)
-{
-    const uint8_t *p = pl->data + (ptrdiff_t)by * bs * pl->stride + bx * bs;
-    uint64_t act = 0;
-    for (int y = 0; y < bs; y++, p += pl->stride)
-        for (int x = 0; x < bs; x++)
-            act += (uint64_t)(abs(p[x + 1] - p[x]) + abs(p[x + pl->stride] - p[x]));
-    return act * 4 < (uint64_t)(bs * bs);
 }

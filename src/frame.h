@@ -45,12 +45,6 @@ void frame_as_picture(const OmctiFrame *f, OmctiPicture *pic);
 /* Copies the visible area of src to dst (same sizes). */
 void picture_copy(OmctiPicture *dst, const OmctiPicture *src);
 
-/* Whether block (bx, by) of size bs of the plane is flat: less than 1/4
- * grey level of activity (horizontal plus vertical differences) per pixel.
- * Reads one column and one row past the block: the padding. A flat block
- * matches anything of its colour, so its vector says nothing. */
-int plane_block_flat(const OmctiPlane *pl, int bs, int bx, int by);
-
 static inline int chroma_size(int n) { return (n + 1) >> 1; }
 
 #endif
