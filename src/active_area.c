@@ -40,11 +40,29 @@ static uint64_t line_diff(const EdgeLines *e, int k)
     return sum;
 }
 
-static int edge_inactive(const EdgeLines *e)
+static int edge_bars(const EdgeLines *e)
 {
     int n = 0;
     while (n < e->depth / 4 && line_is_bar(e, n))
         n++;
+    return n;
+}
+
+/* Letterbox and pillarbox bars come in pairs: the picture is centred
+ * between them, give or take the encoder's alignment. Dark flat content
+ * that reaches one edge (a night sky, a dark stage, the black between lines
+ * of rolling credits) is no bar; each edge keeps at most the bar of its
+ * opposite edge plus a few lines. */
+static void pair_bars(int *a, int *b, int len)
+{
+    const int slack = len / 64 > ACTIVE_BAR_SLACK ? len / 64 : ACTIVE_BAR_SLACK;
+    const int lim = (*a < *b ? *a : *b) + slack;
+    *a = *a < lim ? *a : lim;
+    *b = *b < lim ? *b : lim;
+}
+
+static int edge_damaged(const EdgeLines *e, int n)
+{
     /* A damaged line stands out from the picture behind it: the step from
      * it to its neighbour is well above the picture's own line-to-line
      * change there. Ordinary content rarely puts a step along a whole
@@ -66,10 +84,13 @@ void active_area_detect(const OmctiPlane *y, ActiveArea *a)
     const EdgeLines bottom = { d + (ptrdiff_t)(y->h - 1) * s, 1, -s, y->w, y->h };
     const EdgeLines left = { d, s, 1, y->h, y->w };
     const EdgeLines right = { d + y->w - 1, s, -1, y->h, y->w };
-    a->top = edge_inactive(&top);
-    a->bottom = edge_inactive(&bottom);
-    a->left = edge_inactive(&left);
-    a->right = edge_inactive(&right);
+    int t = edge_bars(&top), b = edge_bars(&bottom), l = edge_bars(&left), r = edge_bars(&right);
+    pair_bars(&t, &b, y->h);
+    pair_bars(&l, &r, y->w);
+    a->top = edge_damaged(&top, t);
+    a->bottom = edge_damaged(&bottom, b);
+    a->left = edge_damaged(&left, l);
+    a->right = edge_damaged(&right, r);
     if (y->h - a->top - a->bottom < ACTIVE_MIN_SIZE || y->w - a->left - a->right < ACTIVE_MIN_SIZE)
         *a = (ActiveArea){ 0, 0, 0, 0 };
 }

@@ -34,7 +34,10 @@ typedef struct ActiveArea {
 /* Finds the inactive lines of a frame from its luma plane:
  *   - bars: from the edge inwards, lines whose samples all lie within
  *     ACTIVE_FLAT_RANGE of each other and whose mean is at most
- *     ACTIVE_DARK_MEAN, up to a quarter of the picture;
+ *     ACTIVE_DARK_MEAN, up to a quarter of the picture; bars come in pairs,
+ *     so an edge keeps at most the bar of its opposite edge plus
+ *     ACTIVE_BAR_SLACK lines or 1/64 of the picture (the encoder's
+ *     alignment), whichever is more;
  *   - then up to two damaged lines: a line differs from its inner
  *     neighbour by more than twice (plus 4 levels per pixel) as much as
  *     that neighbour differs from the next line in.
@@ -67,5 +70,6 @@ void active_area_fill(OmctiPicture *out, const OmctiPicture *prev, const ActiveA
 #define ACTIVE_FLAT_RANGE 24
 #define ACTIVE_DARK_MEAN  40
 #define ACTIVE_MIN_SIZE   32
+#define ACTIVE_BAR_SLACK  8
 
 #endif

@@ -26,7 +26,10 @@ static void fill(OmctiFrame *f, int (*bar)(int x, int y, int w, int h))
 
 static int letterbox(int x, int y, int w, int h) { (void)x; (void)w; return y < 20 || y >= h - 20; }
 static int pillarbox(int x, int y, int w, int h) { (void)y; (void)h; return x < 40 || x >= w - 40; }
-static int tall_bar(int x, int y, int w, int h) { (void)x; (void)w; (void)h; return y < 150; }
+static int tall_bars(int x, int y, int w, int h) { (void)x; (void)w; return y < 80 || y >= h - 80; }
+static int dark_top(int x, int y, int w, int h) { (void)x; (void)w; (void)h; return y < 40; }
+static int uneven_letterbox(int x, int y, int w, int h) { (void)x; (void)w; return y < 20 || y >= h - 26; }
+static int uneven_pillarbox(int x, int y, int w, int h) { (void)y; (void)h; return x < 30 || x >= w - 60; }
 static int all_dark(int x, int y, int w, int h) { (void)x; (void)y; (void)w; (void)h; return 1; }
 
 static int area_is(const ActiveArea *a, int t, int b, int l, int r)
@@ -53,8 +56,17 @@ static void test_detect(TestState *ts)
     fill(&f, pillarbox);
     expect_area(ts, &f, "pillarbox", 0, 0, 40, 40);
     /* bars end at a quarter of the picture */
-    fill(&f, tall_bar);
-    expect_area(ts, &f, "tall bar", 60, 0, 0, 0);
+    fill(&f, tall_bars);
+    expect_area(ts, &f, "tall bars", 60, 60, 0, 0);
+    /* bars come in pairs: dark content at one edge (a night sky, the black
+     * between rolling credits) keeps only a few lines more than the
+     * opposite edge, ACTIVE_BAR_SLACK or 1/64 of the picture */
+    fill(&f, dark_top);
+    expect_area(ts, &f, "dark top", ACTIVE_BAR_SLACK, 0, 0, 0);
+    fill(&f, uneven_letterbox);
+    expect_area(ts, &f, "uneven letterbox", 20, 26, 0, 0);
+    fill(&f, uneven_pillarbox);
+    expect_area(ts, &f, "uneven pillarbox", 0, 0, 30, 30 + ACTIVE_BAR_SLACK);
 
     /* an analogue capture's dimmed last row, and a first column at a third */
     fill(&f, NULL);
