@@ -12,7 +12,9 @@
  * So each frame's inactive lines are found when it arrives (from that frame
  * alone, which keeps segments exact); the working copy that the search, the
  * filters and the GPU see is re-padded from the active area (the inactive
- * lines replaced by the active edge, as if they were outside the picture),
+ * lines replaced by the active edge, as if they were outside the picture;
+ * for a pair whose frames found one bar a few lines apart, a copy of the
+ * shallower re-padded to the deeper: src/context.c repad_pair()), and
  * the original is kept for the pass-through and for the inactive lines of
  * the in-between pictures: the lines inactive in either frame of a pair are
  * the blend of the two originals at the phase (bars stay bars; a line found

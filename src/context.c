@@ -32,6 +32,10 @@ struct OmctiContext {
      * orig[] (allocated the first time it is needed). */
     ActiveArea area[2];
     OmctiFrame orig[2];
+    /* The pictures of the pair as the search and the filter see them: the
+     * frames, or their copies in repad[] re-padded to the pair's area. */
+    const OmctiFrame *pair_frame[2];
+    OmctiFrame repad[2];
     uint64_t sent;             /* pictures sent so far                     */
 
     const MotionEngineVTable *engine;
@@ -214,6 +218,58 @@ static int fail(OmctiContext *c, int code, const char *msg)
     return code;
 }
 
+static int area_equal(const ActiveArea *a, const ActiveArea *b)
+{
+    return a->top == b->top && a->bottom == b->bottom && a->left == b->left &&
+           a->right == b->right;
+}
+
+/* A bar found a few lines deeper in one frame of a pair than in the other
+ * (its dark edge line, the picture's own dark line next to it: sintel's
+ * letterbox is found 56 to 61 lines deep) is the same bar; re-padded to
+ * the shallower depth, the other frame would show those dark lines where
+ * this one shows re-padded picture, and the lines below the bar would be
+ * rebuilt half dark. So on such an edge the frame of the pair is seen
+ * re-padded to the deeper one. A larger difference is content (dark lines
+ * of one picture only: the black between rolling credits, a fade), and
+ * there each frame keeps its own. */
+static ActiveArea pair_repad_area(const ActiveArea *own, const ActiveArea *a, int w, int h)
+{
+    const int sv = max_i(ACTIVE_BAR_SLACK, h / 64), sh = max_i(ACTIVE_BAR_SLACK, w / 64);
+    return (ActiveArea){
+        a->top - own->top <= sv ? a->top : own->top,
+        a->bottom - own->bottom <= sv ? a->bottom : own->bottom,
+        a->left - own->left <= sh ? a->left : own->left,
+        a->right - own->right <= sh ? a->right : own->right,
+    };
+}
+
+/* The pictures of the pair: a frame whose lines pair_repad_area() moves is
+ * copied into repad[] and re-padded there, for this pair only (segments
+ * stay exact); the copies get serials of their own (bit 62) for the
+ * engines' caches. */
+static int repad_pair(OmctiContext *c, int ip, int in, const ActiveArea *a)
+{
+    const int slot[2] = { ip, in };
+    for (int k = 0; k < 2; k++) {
+        const int i = slot[k];
+        c->pair_frame[k] = &c->frames[i];
+        const ActiveArea t = pair_repad_area(&c->area[i], a, c->width, c->height);
+        if (area_equal(&c->area[i], &t))
+            continue;
+        OmctiFrame *r = &c->repad[k];
+        if (!r->p[0].buf && frame_alloc(r, c->width, c->height, c->frames[0].p[0].pad) < 0)
+            return fail(c, OMCTI_ERR_NOMEM, "out of memory");
+        OmctiPicture pic;
+        frame_as_picture(&c->frames[i], &pic);
+        frame_copy_in_threads(r, &pic, c->dev.type ? 1 : c->s.threads);
+        active_area_repad(r, &t);
+        r->serial = (1ull << 62) | (2 * c->sent + (uint64_t)k);
+        c->pair_frame[k] = r;
+    }
+    return 0;
+}
+
 /* The pair's fields; a pair that changes brightness as a whole is
  * searched again on norm[] (fade.h). Its camera vector comes from the
  * first search; a fade's fields may have chased brightness instead of
@@ -287,9 +343,14 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
 
     const OmctiFrame *prev = &c->frames[c->cur ^ 1], *next = f;
     FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur) };
+    c->pair_frame[0] = prev;
+    c->pair_frame[1] = next;
     if (c->filter->needs_motion) {
         t0 = now_seconds();
-        int ret = estimate_pair(c, prev, next, &pair.area);
+        int ret = repad_pair(c, c->cur ^ 1, c->cur, &pair.area);
+        if (ret < 0)
+            return ret;
+        ret = estimate_pair(c, c->pair_frame[0], c->pair_frame[1], &pair.area);
         if (ret < 0)
             return ret;
         c->stats.me_seconds += now_seconds() - t0;
@@ -379,7 +440,9 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
         return fail(c, OMCTI_ERR_INVALID, "output picture size differs from the stream's");
     phase_reduce(&num, &den);
     const int ip = c->cur ^ 1, in = c->cur;
-    const OmctiFrame *prev = &c->frames[ip], *next = &c->frames[in];
+    /* a held original is the frame, not the pair's re-padded copy */
+    const OmctiFrame *prev = c->pair_holds ? &c->frames[ip] : c->pair_frame[0];
+    const OmctiFrame *next = c->pair_holds ? &c->frames[in] : c->pair_frame[1];
     OmctiPicture src;
     if (num == 0 || num == den) {
         /* The originals pass through untouched. */
@@ -441,6 +504,7 @@ void omcti_close(OmctiContext **pc)
         frame_free(&c->frames[i]);
         frame_free(&c->orig[i]);
         frame_free(&c->norm[i]);
+        frame_free(&c->repad[i]);
     }
     free(c);
     *pc = NULL;

@@ -156,11 +156,73 @@ static void test_repad_and_fill(TestState *ts)
     frame_free(&out);
 }
 
+/* A letterboxed picture moving up by 8 lines per pair whose bar rings in
+ * the second frame (a few brighter samples on its last 4 lines). Found at
+ * two depths, the lines below the bar were rebuilt from the bar of one
+ * frame and the picture of the other: half dark (25 levels off on
+ * average). */
+static uint8_t bright(int x, int y) { return (uint8_t)(88 + smooth_texture(x, y + 64)); }
+
+static void letterboxed(OmctiPicture *p, int shift, int bar, int ringing)
+{
+    for (int y = 0; y < p->height; y++)
+        for (int x = 0; x < p->width; x++) {
+            const int in_bar = y < bar || y >= p->height - bar;
+            const int rings = ringing && y >= bar - 4 && y < bar && x % 40 == 0;
+            p->data[0][y * p->stride[0] + x] = rings ? 44 : in_bar ? 16 : bright(x, y + shift);
+        }
+    for (int c = 1; c < 3; c++)
+        for (int y = 0; y < (p->height + 1) / 2; y++)
+            memset(p->data[c] + y * p->stride[c], 128, (size_t)(p->width + 1) / 2);
+}
+
+static void test_ringing_bar_rebuilt(TestState *ts)
+{
+    const int w = 256, h = 192, bar = 24;
+    OmctiFrame fa, fb, fm, fo;
+    frame_alloc(&fa, w, h, 0);
+    frame_alloc(&fb, w, h, 0);
+    frame_alloc(&fm, w, h, 0);
+    frame_alloc(&fo, w, h, 0);
+    OmctiPicture a, b, mid, out;
+    frame_as_picture(&fa, &a);
+    frame_as_picture(&fb, &b);
+    frame_as_picture(&fm, &mid);
+    frame_as_picture(&fo, &out);
+    letterboxed(&a, 0, bar, 0);
+    letterboxed(&b, 8, bar, 1);
+    letterboxed(&mid, 4, bar, 0);
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.engine = "cpu";
+    char err[256];
+    OmctiContext *c = NULL;
+    CHECK(ts, omcti_open(&c, &s, w, h, err, sizeof err) == 0, "open: %s", err);
+    if (c) {
+        omcti_send_picture(c, &a);
+        omcti_send_picture(c, &b);
+        CHECK(ts, omcti_interpolate(c, 1, 2, &out) == 0, "interpolate: %s", omcti_last_error(c));
+        /* the 8 lines below the bar, away from the side edges */
+        long sum = 0, n = 0;
+        for (int y = bar; y < bar + 8; y++)
+            for (int x = 16; x < w - 16; x++, n++)
+                sum += abs(out.data[0][y * out.stride[0] + x] - mid.data[0][y * mid.stride[0] + x]);
+        const double mean = (double)sum / (double)n;
+        CHECK(ts, mean <= 12.0, "below a ringing bar: %.1f levels off on average", mean);
+        omcti_close(&c);
+    }
+    frame_free(&fa);
+    frame_free(&fb);
+    frame_free(&fm);
+    frame_free(&fo);
+}
+
 int main(void)
 {
     TestState ts = {0};
     test_detect(&ts);
     test_chroma_lines(&ts);
     test_repad_and_fill(&ts);
+    test_ringing_bar_rebuilt(&ts);
     return test_finish(&ts, "test_active_area");
 }

@@ -7,8 +7,8 @@
 # MIRRORS a folder of git mirrors named OWNER+NAME/repo (optional): a source is taken
 #         from there with `git show COMMIT:PATH` before it is downloaded from
 #         raw.githubusercontent.com at the recorded commit.
-# OUTDIR/fades and OUTDIR/extra receive the fades and dissolves, the zooms and the credits
-# (docs/quality.md). Clips are data: keep OUTDIR out of git. Needs ffmpeg, ffprobe, git or
+# OUTDIR/fades and OUTDIR/extra receive the fades and dissolves, the zooms and the credits,
+# OUTDIR/more the clips of more.txt (docs/quality.md). Clips are data: keep OUTDIR out of git. Needs ffmpeg, ffprobe, git or
 # curl, and the DejaVu Sans font (Debian: fonts-dejavu-core) for the credits.
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 OUTDIR [CACHE] [MIRRORS]" >&2; exit 2; }
@@ -35,7 +35,9 @@ fetch_source() {
     echo "$dst"
 }
 
-grep -v '^#' "$here/sources.txt" | grep -v '^$' |
+# build_list LIST DIR: every clip of LIST (the format of sources.txt) into DIR
+build_list() {
+grep -v '^#' "$1" | grep -v '^$' |
 while IFS='|' read -r name kind repo commit path start frames step filter rate; do
     src=$(fetch_source "$repo" "$commit" "$path")
     if [ "$name" = still ]; then
@@ -53,10 +55,14 @@ while IFS='|' read -r name kind repo commit path start frames step filter rate; 
     # START seconds in, FRAMES*STEP source pictures, every STEP-th kept, then the filter.
     ffmpeg -nostdin -v error -y -ss "$start" -i "$src" -an \
         -vf "select='not(mod(n\,$step))',setpts=N/($rate)/TB,$filter,format=yuv420p" \
-        -frames:v "$frames" -r "$rate" -c:v ffv1 "$out/$name.mkv"
+        -frames:v "$frames" -r "$rate" -c:v ffv1 "$2/$name.mkv"
     echo "$name: $(ffprobe -v error -select_streams v:0 -count_frames -show_entries \
-        stream=width,height,r_frame_rate,nb_read_frames -of csv=p=0 "$out/$name.mkv")  ($kind)"
+        stream=width,height,r_frame_rate,nb_read_frames -of csv=p=0 "$2/$name.mkv")  ($kind)"
 done
+}
+build_list "$here/sources.txt" "$out"
+mkdir -p "$out/more"
+build_list "$here/more.txt" "$out/more"
 # Fades (docs/quality.md, "Scene cuts"): the first 34 frames of five clips of the set,
 # fading out to black from frame 6 and in from black from frame 4 over 16 frames each,
 # into OUTDIR/fades/NAME_out.mkv and NAME_in.mkv (score them with run_eval.sh OUTDIR/fades).
