@@ -8,8 +8,9 @@
 #         from there with `git show COMMIT:PATH` before it is downloaded from
 #         raw.githubusercontent.com at the recorded commit.
 # OUTDIR/fades and OUTDIR/extra receive the fades and dissolves, the zooms and the credits,
-# OUTDIR/more the clips of more.txt (docs/quality.md). Clips are data: keep OUTDIR out of git. Needs ffmpeg, ffprobe, git or
-# curl, and the DejaVu Sans font (Debian: fonts-dejavu-core) for the credits.
+# OUTDIR/more the clips of more.txt (docs/quality.md). Clips are data: keep OUTDIR out of
+# git. Needs ffmpeg, ffprobe, git or curl, and the DejaVu Sans font (Debian:
+# fonts-dejavu-core) for the credits.
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 OUTDIR [CACHE] [MIRRORS]" >&2; exit 2; }
 out=$1
