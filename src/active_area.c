@@ -4,6 +4,8 @@
 
 #include "src/active_area.h"
 
+static inline int max_i(int a, int b) { return a > b ? a : b; }
+
 /* One edge seen as a stack of lines: line k starts at base + k * inward and
  * has len samples spaced by along. */
 typedef struct EdgeLines {
@@ -137,14 +139,27 @@ void active_area_repad(OmctiFrame *f, const ActiveArea *a)
     frame_pad_edges(f);
 }
 
+static int edge_for_pair(int own, int pair, int slack)
+{
+    return own > slack && pair - own <= slack ? pair : own;
+}
+
+void active_area_for_pair(const ActiveArea *own, const ActiveArea *pair, int luma_w, int luma_h,
+                          ActiveArea *out)
+{
+    const int sv = max_i(ACTIVE_BAR_SLACK, luma_h / 64), sh = max_i(ACTIVE_BAR_SLACK, luma_w / 64);
+    out->top = edge_for_pair(own->top, pair->top, sv);
+    out->bottom = edge_for_pair(own->bottom, pair->bottom, sv);
+    out->left = edge_for_pair(own->left, pair->left, sh);
+    out->right = edge_for_pair(own->right, pair->right, sh);
+}
+
 static void blend_span(uint8_t *d, const uint8_t *a, const uint8_t *b, int n, int wt)
 {
     const int wa = 256 - wt;
     for (int x = 0; x < n; x++)
         d[x] = (uint8_t)((a[x] * wa + b[x] * wt + 128) >> 8);
 }
-
-static inline int max_i(int a, int b) { return a > b ? a : b; }
 
 void active_area_fill(OmctiPicture *out, const OmctiPicture *prev, const ActiveArea *ap,
                       const OmctiPicture *next, const ActiveArea *an, int wt)

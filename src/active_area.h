@@ -62,6 +62,20 @@ void active_area_for_plane(const ActiveArea *a, int plane, int luma_w, int luma_
  * re-pads the frame. */
 void active_area_repad(OmctiFrame *f, const ActiveArea *a);
 
+/* The lines of frame area `own` as the pair (area `pair`, the lines
+ * inactive in either frame) sees them: a bar the other frame found a few
+ * lines deeper (at most ACTIVE_BAR_SLACK or 1/64 of the picture, like the
+ * pairing of the bars) is the same bar, and the frame is seen re-padded to
+ * the deeper one (the encoder's ringing next to a bar's edge moves where
+ * the flat lines end: sintel's letterbox is found 56 to 61 lines deep).
+ * Only a bar deeper than that allowance moves: a depth within it may be
+ * the allowance itself (dark content at one edge, active_area_detect()),
+ * and a larger difference is content of one picture only (the black
+ * between lines of rolling credits, a fade); there each frame keeps its
+ * own lines. */
+void active_area_for_pair(const ActiveArea *own, const ActiveArea *pair, int luma_w, int luma_h,
+                          ActiveArea *out);
+
 /* In-between picture at weight wt (1/256, filter.h phase_weight256()):
  * the lines inactive in either picture (per edge, the more of the two) are
  * set to ((256 - wt) * prev + wt * next + 128) >> 8 of the originals, the

@@ -33,7 +33,9 @@ struct OmctiContext {
     ActiveArea area[2];
     OmctiFrame orig[2];
     /* The pictures of the pair as the search and the filter see them: the
-     * frames, or their copies in repad[] re-padded to the pair's area. */
+     * frames, or copies in repad[] re-padded to a bar the other frame found
+     * a few lines deeper (the scene-cut decision and a held pair use the
+     * frames). */
     const OmctiFrame *pair_frame[2];
     OmctiFrame repad[2];
     uint64_t sent;             /* pictures sent so far                     */
@@ -224,37 +226,18 @@ static int area_equal(const ActiveArea *a, const ActiveArea *b)
            a->right == b->right;
 }
 
-/* A bar found a few lines deeper in one frame of a pair than in the other
- * (its dark edge line, the picture's own dark line next to it: sintel's
- * letterbox is found 56 to 61 lines deep) is the same bar; re-padded to
- * the shallower depth, the other frame would show those dark lines where
- * this one shows re-padded picture, and the lines below the bar would be
- * rebuilt half dark. So on such an edge the frame of the pair is seen
- * re-padded to the deeper one. A larger difference is content (dark lines
- * of one picture only: the black between rolling credits, a fade), and
- * there each frame keeps its own. */
-static ActiveArea pair_repad_area(const ActiveArea *own, const ActiveArea *a, int w, int h)
-{
-    const int sv = max_i(ACTIVE_BAR_SLACK, h / 64), sh = max_i(ACTIVE_BAR_SLACK, w / 64);
-    return (ActiveArea){
-        a->top - own->top <= sv ? a->top : own->top,
-        a->bottom - own->bottom <= sv ? a->bottom : own->bottom,
-        a->left - own->left <= sh ? a->left : own->left,
-        a->right - own->right <= sh ? a->right : own->right,
-    };
-}
-
-/* The pictures of the pair: a frame whose lines pair_repad_area() moves is
- * copied into repad[] and re-padded there, for this pair only (segments
- * stay exact); the copies get serials of their own (bit 62) for the
- * engines' caches. */
+/* The pictures of the pair: a frame whose bar the other frame found a few
+ * lines deeper (active_area_for_pair()) is copied into repad[] and
+ * re-padded there, for this pair only (segments stay exact); the copies
+ * get serials of their own (bit 62) for the engines' caches. */
 static int repad_pair(OmctiContext *c, int ip, int in, const ActiveArea *a)
 {
     const int slot[2] = { ip, in };
     for (int k = 0; k < 2; k++) {
         const int i = slot[k];
         c->pair_frame[k] = &c->frames[i];
-        const ActiveArea t = pair_repad_area(&c->area[i], a, c->width, c->height);
+        ActiveArea t;
+        active_area_for_pair(&c->area[i], a, c->width, c->height, &t);
         if (area_equal(&c->area[i], &t))
             continue;
         OmctiFrame *r = &c->repad[k];
@@ -319,6 +302,9 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
     }
     double t0 = now_seconds();
     c->cur ^= 1;
+    /* valid whatever fails below */
+    c->pair_frame[0] = &c->frames[c->cur ^ 1];
+    c->pair_frame[1] = &c->frames[c->cur];
     OmctiFrame *f = &c->frames[c->cur];
     frame_copy_in_threads(f, pic, c->dev.type ? 1 : c->s.threads);
     f->serial = ++c->sent;
@@ -343,8 +329,6 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
 
     const OmctiFrame *prev = &c->frames[c->cur ^ 1], *next = f;
     FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur) };
-    c->pair_frame[0] = prev;
-    c->pair_frame[1] = next;
     if (c->filter->needs_motion) {
         t0 = now_seconds();
         int ret = repad_pair(c, c->cur ^ 1, c->cur, &pair.area);

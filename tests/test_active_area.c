@@ -102,6 +102,36 @@ static void test_chroma_lines(TestState *ts)
     }
 }
 
+/* Which lines a frame of a pair is seen re-padded to (active_area_for_pair()). */
+static void test_for_pair(TestState *ts)
+{
+    static const struct {
+        const char *what;
+        int w, h;
+        ActiveArea own, pair, want;
+    } cases[] = {
+        /* sintel: the letterbox found 56 lines deep here, 60 in the other frame */
+        { "bar 4 lines shallower", 848, 480, { 56, 59, 0, 0 }, { 60, 61, 0, 0 }, { 60, 61, 0, 0 } },
+        /* credits: no bar here, the other frame's dark top clamped to 8 lines */
+        { "no bar here", 1280, 720, { 0, 1, 0, 0 }, { 8, 1, 0, 0 }, { 0, 1, 0, 0 } },
+        { "a depth within the allowance", 1280, 720, { 8, 0, 0, 0 }, { 12, 0, 0, 0 },
+          { 8, 0, 0, 0 } },
+        /* a fade: the other frame's dark picture merges with the bars */
+        { "bar 21 lines shallower", 852, 480, { 0, 0, 99, 99 }, { 0, 0, 120, 99 },
+          { 0, 0, 99, 99 } },
+        /* 1/64 of a 1920 wide picture is 30 lines */
+        { "pillarbox 1/64 apart", 1920, 1080, { 0, 0, 240, 240 }, { 0, 0, 270, 271 },
+          { 0, 0, 270, 240 } },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ActiveArea t;
+        active_area_for_pair(&cases[i].own, &cases[i].pair, cases[i].w, cases[i].h, &t);
+        const ActiveArea *e = &cases[i].want;
+        CHECK(ts, area_is(&t, e->top, e->bottom, e->left, e->right), "%s: %d %d %d %d",
+              cases[i].what, t.top, t.bottom, t.left, t.right);
+    }
+}
+
 static void test_repad_and_fill(TestState *ts)
 {
     const int w = 128, h = 96;
@@ -222,6 +252,7 @@ int main(void)
     TestState ts = {0};
     test_detect(&ts);
     test_chroma_lines(&ts);
+    test_for_pair(&ts);
     test_repad_and_fill(&ts);
     test_ringing_bar_rebuilt(&ts);
     return test_finish(&ts, "test_active_area");
