@@ -5,6 +5,15 @@
 #include "src/active_area.h"
 
 static inline int max_i(int a, int b) { return a > b ? a : b; }
+static inline int min_i(int a, int b) { return a < b ? a : b; }
+
+/* How many lines a bar may differ between two edges or two frames and
+ * still be one bar: the encoder's alignment, ACTIVE_BAR_SLACK lines or
+ * 1/64 of the picture, whichever is more. */
+static int bar_allowance(int len)
+{
+    return max_i(ACTIVE_BAR_SLACK, len / 64);
+}
 
 /* One edge seen as a stack of lines: line k starts at base + k * inward and
  * has len samples spaced by along. */
@@ -57,10 +66,9 @@ static int edge_bars(const EdgeLines *e)
  * opposite edge plus a few lines. */
 static void pair_bars(int *a, int *b, int len)
 {
-    const int slack = len / 64 > ACTIVE_BAR_SLACK ? len / 64 : ACTIVE_BAR_SLACK;
-    const int lim = (*a < *b ? *a : *b) + slack;
-    *a = *a < lim ? *a : lim;
-    *b = *b < lim ? *b : lim;
+    const int lim = min_i(*a, *b) + bar_allowance(len);
+    *a = min_i(*a, lim);
+    *b = min_i(*b, lim);
 }
 
 static int edge_damaged(const EdgeLines *e, int n)
@@ -147,7 +155,7 @@ static int edge_for_pair(int own, int pair, int slack)
 void active_area_for_pair(const ActiveArea *own, const ActiveArea *pair, int luma_w, int luma_h,
                           ActiveArea *out)
 {
-    const int sv = max_i(ACTIVE_BAR_SLACK, luma_h / 64), sh = max_i(ACTIVE_BAR_SLACK, luma_w / 64);
+    const int sv = bar_allowance(luma_h), sh = bar_allowance(luma_w);
     out->top = edge_for_pair(own->top, pair->top, sv);
     out->bottom = edge_for_pair(own->bottom, pair->bottom, sv);
     out->left = edge_for_pair(own->left, pair->left, sh);
