@@ -10,7 +10,9 @@
  * docs/quality.md, "Scene cuts"). Only SCD_HISTORY costs are kept, so
  * the decision for a pair depends on that pair and the SCD_HISTORY pairs
  * before it: converting a segment that starts SCD_HISTORY + 1 frames early
- * reproduces the decisions bit for bit (the Segments contract). */
+ * reproduces the decisions bit for bit (the Segments contract), given the
+ * same fields; omcti_segment_lead_in() adds the pair the first of those
+ * pairs' motion search depends on. */
 #ifndef OMCTI_FILTERS_SCENECUT_H
 #define OMCTI_FILTERS_SCENECUT_H
 

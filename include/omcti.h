@@ -171,7 +171,8 @@ OMCTI_API void omcti_set_cpu_flags_mask(unsigned mask);
 
 /* Pictures before a frame range that a conversion of only that range must
  * send first, so that its output equals the whole video's there (the
- * scene-cut detector's bounded history, plus one; docs/scale.md). */
+ * scene-cut detector's bounded history, plus one, plus the one pair of the
+ * motion search's history; docs/scale.md). */
 OMCTI_API int omcti_segment_lead_in(void);
 
 /* Whether an engine of that name can run here ("cpu", "cuda"): the number

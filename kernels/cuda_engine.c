@@ -34,6 +34,9 @@ struct MotionEngine {
     void *d_out, *h_out;       /* points (u64), mv/sad fwd, mv/sad bwd     */
     size_t out_bytes;
     CudaPyrArgs pyr;           /* pyramid search: buffers made at create    */
+    /* Level 0's base vectors (pyramid_level0.h), [buffer][field]. */
+    uint32_t *base[2][2];
+    PyrHistory pyr_hist;
 };
 
 static int engine_available(char *err, size_t errlen)
@@ -66,6 +69,8 @@ static void cuda_destroy(MotionEngine **pe)
         }
         cudaFree(e->pyr.top1[i]);
         cudaFree(e->pyr.vol[i]);
+        for (int f = 0; f < 2; f++)
+            cudaFree(e->base[i][f]);
     }
     cudaFree(e->d_out);
     cudaFreeHost(e->h_out);
@@ -104,6 +109,9 @@ static int pyramid_init(MotionEngine *e, char *err, size_t errlen)
     for (int i = 0; i < 2; i++) {
         CUDA_CHECK(cudaMalloc((void **)&a->top1[i], nt * sizeof(uint32_t)));
         CUDA_CHECK(cudaMalloc((void **)&a->vol[i], nt * PYR_TOP_N * sizeof(uint32_t)));
+        for (int f = 0; f < 2; f++)
+            CUDA_CHECK(cudaMalloc((void **)&e->base[i][f],
+                                  (size_t)e->bw * e->bh * sizeof(uint32_t)));
     }
     return 0;
 }
@@ -243,6 +251,24 @@ static int kernel_of(const MotionEngine *e, int kind)
                                        : CUDA_ME_FULL;
 }
 
+/* The pyramid's level-0 history (pyramid_level0.h) for a pair whose prev
+ * is prev: the buffers its kernel reads and writes. Returns the buffer
+ * written, to be recorded once the pair's fields are in (an error leaves
+ * the history as it was), or -1 for the other kernels, which keep it. */
+static int history_bind(MotionEngine *e, const OmctiFrame *prev, int k)
+{
+    if (k != CUDA_ME_PYRAMID)
+        return -1;
+    const int hs = pyr_history_read(&e->pyr_hist, prev->serial);
+    const int ws = pyr_history_write(&e->pyr_hist, hs);
+    e->pyr_hist.tag[ws] = 0; /* rewritten from here on */
+    for (int f = 0; f < 2; f++) {
+        e->pyr.hist[f] = hs >= 0 ? e->base[hs][f] : NULL;
+        e->pyr.base[f] = e->base[ws][f];
+    }
+    return ws;
+}
+
 static int launch(MotionEngine *e, const CudaMeArgs *a, int k, char *err, size_t errlen)
 {
     if (k == CUDA_ME_DIAMOND || k == CUDA_ME_PYRAMID)
@@ -276,6 +302,7 @@ int cuda_engine_estimate_kind(MotionEngine *e, const OmctiFrame *prev, const Omc
     if (rc < 0)
         return rc;
     const int k = kernel_of(e, kind);
+    const int ws = history_bind(e, prev, k);
     if ((rc = launch(e, &a, k, err, errlen)) < 0)
         return rc;
     CUDA_CHECK(cudaMemcpyAsync(e->h_out, e->d_out, e->out_bytes, cudaMemcpyDeviceToHost,
@@ -291,6 +318,8 @@ int cuda_engine_estimate_kind(MotionEngine *e, const OmctiFrame *prev, const Omc
     e->d->d_bwd = e->d->d_fwd + 2 * nbf;
     e->d->fields_prev = prev->serial;
     e->d->fields_next = prev->serial ? next->serial : 0;
+    if (ws >= 0)
+        pyr_history_done(&e->pyr_hist, ws, prev->serial, next->serial);
 
     const size_t nb = (size_t)e->bw * e->bh;
     const uint8_t *h = e->h_out;
@@ -329,6 +358,8 @@ int cuda_engine_time_kernel(MotionEngine *e, const OmctiFrame *prev, const Omcti
     if (rc < 0)
         return rc;
     const int k = kernel_of(e, kind);
+    /* Each launch is the pair's search, history included, as in estimate. */
+    const int ws = history_bind(e, prev, k);
     for (int i = 0; i < warmup; i++)
         if ((rc = launch(e, &a, k, err, errlen)) < 0)
             return rc;
@@ -340,6 +371,10 @@ int cuda_engine_time_kernel(MotionEngine *e, const OmctiFrame *prev, const Omcti
         CUDA_CHECK(cudaEventSynchronize(e->ev1));
         CUDA_CHECK(cudaEventElapsedTime(&ms[i], e->ev0, e->ev1));
     }
+    if ((rc = cuda_device_sync(e->d, err, errlen)) < 0)
+        return rc;
+    if (ws >= 0 && warmup + reps > 0)
+        pyr_history_done(&e->pyr_hist, ws, prev->serial, next->serial);
     return 0;
 }
 

@@ -60,6 +60,10 @@ typedef struct CudaPyrArgs {
     uint32_t *vol[2];          /* 289 SADs per top block                    */
     int block, bw, bh;         /* output grid                               */
     uint32_t *mv[2], *sad[2];  /* outputs as CudaMeArgs                     */
+    /* Level 0's base vectors (pyramid_level0.h), PyrVec per output block:
+     * the previous pair's, read (NULL: none), and this pair's, written. */
+    const uint32_t *hist[2];   /* [fwd, bwd]                                */
+    uint32_t *base[2];
     unsigned long long *points; /* absolute differences, summed (zeroed)     */
 } CudaPyrArgs;
 

@@ -145,7 +145,21 @@ __global__ void pyr_middle(const CudaPyrArgs a, int l)
     atomicAdd(a.points, (u64)evaluated * area);
 }
 
-/* Level 0: the 3x3 square around 2x the level-1 vector, the output block. */
+/* Level 0's SADs for pyramid_level0.h: the clamped reference. */
+typedef struct Level0Ctx {
+    PyrPlane cur, ref;
+    PyrWin w;
+} Level0Ctx;
+
+static __device__ __forceinline__ uint32_t pyr_l0_sad(const Level0Ctx *c, int dx, int dy)
+{
+    return pyr_sad_clamped(&c->cur, &c->ref, &c->w, dx, dy);
+}
+
+#define PYR_L0_CTX const Level0Ctx *
+#include "src/motion/pyramid_level0.h"
+
+/* Level 0: pyramid_level0.h's choice of the output block. */
 __global__ void pyr_level0(const CudaPyrArgs a)
 {
     const int f = blockIdx.y;
@@ -158,26 +172,18 @@ __global__ void pyr_level0(const CudaPyrArgs a)
     const PyrVec *v1s = (const PyrVec *)a.vec[f][1];
     const PyrVec v1 = v1s[(size_t)j1 * a.nbx[1] + i1];
     const PyrVec m1 = pyr_median3(v1s, a.nbx[1], a.nby[1], i1, j1);
-    const PyrPlane cur = pyr_level_plane(a, f, 0), ref = pyr_level_plane(a, !f, 0);
-    const PyrWin w = pyr_block_win(bx, by, a.block, a.w[0], a.h[0]);
-    const int area = pyr_area(&w);
-    uint32_t bc = UINT32_MAX, bsad = 0;
-    int bdx = 0, bdy = 0;
-    for (int j = -1; j <= 1; j++)
-        for (int i = -1; i <= 1; i++) {
-            const int dx = 2 * v1.x + i, dy = 2 * v1.y + j;
-            const uint32_t sad = pyr_sad_clamped(&cur, &ref, &w, dx, dy);
-            const uint32_t c = sad + pyr_penalty(area, dx - 2 * m1.x, dy - 2 * m1.y);
-            if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
-                bc = c;
-                bdx = dx;
-                bdy = dy;
-                bsad = sad;
-            }
-        }
-    a.mv[f][k] = (uint32_t)(uint16_t)bdx | (uint32_t)(uint16_t)bdy << 16;
-    a.sad[f][k] = bsad;
-    atomicAdd(a.points, 9ull * area);
+    Level0Ctx c;
+    c.cur = pyr_level_plane(a, f, 0);
+    c.ref = pyr_level_plane(a, !f, 0);
+    c.w = pyr_block_win(bx, by, a.block, a.w[0], a.h[0]);
+    const int area = pyr_area(&c.w);
+    PyrVec v;
+    uint32_t sad;
+    const int n = pyr_level0_block(&c, area, v1, m1, (const PyrVec *)a.hist[f], a.bw, a.bh, bx,
+                                   by, (PyrVec *)a.base[f] + k, &v, &sad);
+    a.mv[f][k] = (uint32_t)(uint16_t)v.x | (uint32_t)(uint16_t)v.y << 16;
+    a.sad[f][k] = sad;
+    atomicAdd(a.points, (u64)n * area);
 }
 
 extern "C" cudaError_t cuda_me_pyramid_launch(const CudaPyrArgs *a, cudaStream_t st)

@@ -503,5 +503,7 @@ int omcti_engine_available(const char *name, char *err, size_t errlen)
 
 int omcti_segment_lead_in(void)
 {
-    return SCD_HISTORY + 1;
+    /* the scene-cut detector's pairs, and the pair before the first of
+     * them (the pyramid search's level-0 history, pyramid_level0.h) */
+    return SCD_HISTORY + 2;
 }

@@ -9,7 +9,7 @@
  *
  * A segment reads from segment_overlap() frames before its range (the
  * library's omcti_segment_lead_in(): the scene-cut detector's history plus
- * one), so that its
+ * one, plus one for the motion search's), so that its
  * decisions, and so its pictures, are those of the single run bit for bit;
  * and up to the first original after its range (the next frame of its last
  * pair). */

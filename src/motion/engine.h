@@ -12,7 +12,9 @@
  * - Candidates: every integer displacement (dx, dy) with |dx|,|dy| <= range
  *   (full search), or those the diamond search visits. The cost is the SAD
  *   over the whole block. The pyramid search (pyramid.c) is not bounded by
- *   the range: its candidates come from the coarser levels, its costs add a
+ *   the range: its candidates come from the coarser levels (and, at level
+ *   0, from the previous pair's vectors when that pair ended at this pair's
+ *   prev: frame serials; pyramid_level0.h), its costs add a
  *   smoothness penalty, and the SAD it stores is the plain SAD of the chosen
  *   vector over the block clipped to the picture (reads outside it clamped:
  *   the same values as the replicated padding, wherever the vector points).

@@ -1,9 +1,11 @@
 /* The CPU pyramid search (docs/quality.md, issue 16, "The design" steps
  * 1-3): a picture pyramid of 2x2 means, an exhaustive +-8 search with a
  * smoothness pass at the top level, predictor candidates and a small
- * diamond walk at the middle levels, a 3x3 square at level 0; forward and
- * backward fields. The per-block arithmetic is src/motion/pyramid_block.h,
- * the same the CUDA kernels run.
+ * diamond walk at the middle levels, a 3x3 square at level 0 and the
+ * previous pair's level-0 vectors around the block (pyramid_level0.h);
+ * forward and backward fields. The per-block arithmetic is
+ * src/motion/pyramid_block.h and pyramid_level0.h, the same the CUDA kernels
+ * run.
  *
  * Every block of a level depends only on the level above (or on pass 1 of
  * the same level): OpenMP over rows of blocks, one level after the other,
@@ -45,6 +47,9 @@ struct PyramidSearch {
     PyrVec *vec[2][PYR_MAX_LEVEL + 1]; /* [field][level], levels 1..L     */
     PyrVec *top1[2];              /* pass 1 of the top level              */
     uint32_t *vol[2];             /* the top level's 289 SADs per block    */
+    /* Level 0's base vectors (pyramid_level0.h), [buffer][field]. */
+    PyrVec *base[2][2];
+    PyrHistory hist;
 };
 
 void pyramid_search_free(PyramidSearch **ps)
@@ -59,6 +64,8 @@ void pyramid_search_free(PyramidSearch **ps)
         }
         aligned_free(s->top1[i]);
         aligned_free(s->vol[i]);
+        for (int f = 0; f < 2; f++)
+            aligned_free(s->base[i][f]);
     }
     free(s);
     *ps = NULL;
@@ -93,11 +100,15 @@ int pyramid_search_create(PyramidSearch **ps, const SadDSP *dsp, int width, int 
         }
     }
     const size_t nt = (size_t)s->nbx[s->L] * s->nby[s->L];
+    const size_t n0 = (size_t)((width + block - 1) / block) * ((height + block - 1) / block);
     for (int i = 0; i < 2; i++) {
         s->top1[i] = aligned_calloc(nt * sizeof(PyrVec));
         s->vol[i] = aligned_calloc(nt * PYR_TOP_N * sizeof(uint32_t));
         if (!s->top1[i] || !s->vol[i])
             return -1;
+        for (int f = 0; f < 2; f++)
+            if (!(s->base[i][f] = aligned_calloc(n0 * sizeof(PyrVec))))
+                return -1;
     }
     return 0;
 }
@@ -273,47 +284,55 @@ static uint64_t middle_block(PyramidSearch *s, int f, int l, const PyrPlane *cur
     return (uint64_t)evaluated * area;
 }
 
-/* Level 0: the 3x3 square around 2x the level-1 vector with the output
- * block, penalised towards 2x the level-1 median; the plain SAD is kept. */
+/* Level 0's SADs for pyramid_level0.h: the SIMD kernel of the block size
+ * where the window is whole and inside the padding, direct reads where it
+ * is clipped and inside, else the clamped reference. */
+typedef struct Level0Ctx {
+    const SadDSP *dsp;
+    PyrPlane cur, ref;
+    PyrWin w;
+    int pad, whole, si;
+} Level0Ctx;
+
+static inline uint32_t pyr_l0_sad(const Level0Ctx *c, int dx, int dy)
+{
+    if (!pyr_inside(&c->w, dx, dy, c->ref.w, c->ref.h, c->pad))
+        return pyr_sad_clamped(&c->cur, &c->ref, &c->w, dx, dy);
+    if (c->whole)
+        return c->dsp->sad[c->si](c->cur.data + c->w.y0 * c->cur.stride + c->w.x0, c->cur.stride,
+                                  c->ref.data + (c->w.y0 + dy) * c->ref.stride + c->w.x0 + dx,
+                                  c->ref.stride);
+    return sad_direct(&c->cur, &c->ref, &c->w, dx, dy);
+}
+
+#define PYR_L0_CTX const Level0Ctx *
+#include "src/motion/pyramid_level0.h"
+
+/* Level 0: pyramid_level0.h's choice for output block k; its base vector
+ * goes to base for the next pair, its final vector and plain SAD to the
+ * field. hist: the previous pair's base vectors of this field, or NULL. */
 static uint64_t level0_block(PyramidSearch *s, int f, const OmctiPlane *cur,
-                             const OmctiPlane *ref, MotionField *field, int k)
+                             const OmctiPlane *ref, MotionField *field, const PyrVec *hist,
+                             PyrVec *base, int k)
 {
     const int b = s->block, bx = k % field->bw, by = k / field->bw;
     const int i1 = pyr_level1_index(bx, b, s->nbx[1]);
     const int j1 = pyr_level1_index(by, b, s->nby[1]);
     const PyrVec v1 = s->vec[f][1][(ptrdiff_t)j1 * s->nbx[1] + i1];
     const PyrVec m1 = pyr_median3(s->vec[f][1], s->nbx[1], s->nby[1], i1, j1);
-    const PyrWin w = pyr_block_win(bx, by, b, cur->w, cur->h);
-    const int area = pyr_area(&w);
-    const PyrPlane pc = { cur->data, cur->stride, cur->w, cur->h };
-    const PyrPlane pr = { ref->data, ref->stride, ref->w, ref->h };
-    const int pad = cur->pad < ref->pad ? cur->pad : ref->pad;
-    const int si = sad_size_index(b);
-    uint32_t bc = UINT32_MAX, bsad = 0;
-    int bdx = 0, bdy = 0;
-    for (int j = -1; j <= 1; j++)
-        for (int i = -1; i <= 1; i++) {
-            const int dx = 2 * v1.x + i, dy = 2 * v1.y + j;
-            uint32_t sad;
-            if (!pyr_inside(&w, dx, dy, ref->w, ref->h, pad))
-                sad = pyr_sad_clamped(&pc, &pr, &w, dx, dy);
-            else if (area == b * b)
-                sad = s->dsp->sad[si](cur->data + w.y0 * cur->stride + w.x0, cur->stride,
-                                      ref->data + (w.y0 + dy) * ref->stride + w.x0 + dx,
-                                      ref->stride);
-            else
-                sad = sad_direct(&pc, &pr, &w, dx, dy);
-            const uint32_t c = sad + pyr_penalty(area, dx - 2 * m1.x, dy - 2 * m1.y);
-            if (pyr_better(c, dx, dy, bc, bdx, bdy)) {
-                bc = c;
-                bdx = dx;
-                bdy = dy;
-                bsad = sad;
-            }
-        }
-    field->mv[k] = (MotionVector){ (int16_t)bdx, (int16_t)bdy };
-    field->sad[k] = bsad;
-    return 9u * (uint64_t)area;
+    Level0Ctx c = { s->dsp, { cur->data, cur->stride, cur->w, cur->h },
+                    { ref->data, ref->stride, ref->w, ref->h },
+                    pyr_block_win(bx, by, b, cur->w, cur->h),
+                    cur->pad < ref->pad ? cur->pad : ref->pad, 0, sad_size_index(b) };
+    const int area = pyr_area(&c.w);
+    c.whole = area == b * b;
+    PyrVec v;
+    uint32_t sad;
+    const int n = pyr_level0_block(&c, area, v1, m1, hist, field->bw, field->bh, bx, by,
+                                   &base[k], &v, &sad);
+    field->mv[k] = (MotionVector){ v.x, v.y };
+    field->sad[k] = sad;
+    return (uint64_t)n * area;
 }
 
 uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
@@ -352,13 +371,18 @@ uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
         }
     }
     const int bw = out->fwd.bw, rows0 = 2 * out->fwd.bh;
+    /* The previous pair's base vectors where it ended at this pair's prev. */
+    const int hs = pyr_history_read(&s->hist, prev->serial);
+    const int ws = pyr_history_write(&s->hist, hs);
     PYR_OMP("omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
     for (int u = 0; u < rows0; u++) {
         const int f = u & 1;
         const OmctiPlane *cur = f ? &next->p[0] : &prev->p[0];
         const OmctiPlane *ref = f ? &prev->p[0] : &next->p[0];
         for (int k = (u >> 1) * bw; k < ((u >> 1) + 1) * bw; k++)
-            ad += level0_block(s, f, cur, ref, f ? &out->bwd : &out->fwd, k);
+            ad += level0_block(s, f, cur, ref, f ? &out->bwd : &out->fwd,
+                               hs >= 0 ? s->base[hs][f] : NULL, s->base[ws][f], k);
     }
+    pyr_history_done(&s->hist, ws, prev->serial, next->serial);
     return ad;
 }

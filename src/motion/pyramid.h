@@ -1,5 +1,7 @@
 /* The CPU engine's pyramid search (src/motion/pyramid.c): state allocated
- * once per engine, per pair a pure function of the two frames. */
+ * once per engine, per pair a function of the two frames and of the
+ * previous pair's level-0 vectors when that pair ended at this pair's prev
+ * (frame serials; pyramid_level0.h). */
 #ifndef OMCTI_MOTION_PYRAMID_H
 #define OMCTI_MOTION_PYRAMID_H
 
@@ -19,7 +21,8 @@ int  pyramid_search_create(PyramidSearch **ps, const SadDSP *dsp, int width, int
 void pyramid_search_free(PyramidSearch **ps);
 
 /* Both fields of the pair; returns the absolute differences computed. The
- * pyramid of `next` is kept for the next pair when its serial is non-zero. */
+ * pyramid of `next` and the pair's level-0 base vectors are kept for the
+ * next pair when the serials are non-zero. */
 uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
                                  const OmctiFrame *next, MotionFields *out);
 

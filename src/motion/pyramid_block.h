@@ -39,6 +39,8 @@ enum {
     PYR_LAMBDA = 4,      /* penalty, 1/16 grey level per pixel per pel     */
     PYR_WALK = 8,        /* small-diamond steps at most                   */
     PYR_MAX_CAND = 10,   /* (0,0) + the parent's 3x3                      */
+    PYR_HIST_CAND = 9,   /* level 0: the previous pair's 3x3 (pyramid_level0.h) */
+    PYR_HIST_MARGIN = 1, /* ... must cost this many grey levels per pixel less */
 };
 
 /* The layout of MotionVector (src/motion/engine.h). */
@@ -211,6 +213,58 @@ PYF int pyr_candidates(const PyrVec *parent, int nbx, int nby, int bx, int by,
             }
         }
     return n;
+}
+
+/* Level 0's temporal candidates of block (bx, by) of a bw x bh grid: the
+ * vectors of hist (the previous pair's base vectors of the same field) at
+ * the 3x3 blocks around it, in raster order, duplicates dropped. Returns
+ * the count. */
+PYF int pyr_temporal_candidates(const PyrVec *hist, int bw, int bh, int bx, int by,
+                                PyrVec cand[PYR_HIST_CAND])
+{
+    int n = 0;
+    for (int y = by - 1; y <= by + 1; y++)
+        for (int x = bx - 1; x <= bx + 1; x++) {
+            if (x < 0 || y < 0 || x >= bw || y >= bh) continue;
+            const PyrVec v = hist[(ptrdiff_t)y * bw + x];
+            int dup = 0;
+            for (int i = 0; i < n; i++)
+                dup |= cand[i].x == v.x && cand[i].y == v.y;
+            if (!dup)
+                cand[n++] = v;
+        }
+    return n;
+}
+
+/* Level 0's history (pyramid_level0.h): two buffers of base vectors, each
+ * tagged with the serial of the next frame of the pair that wrote it (0:
+ * none). A pair reads the buffer tagged with its prev's serial, if any, and
+ * writes the other one (when none matches, the one not written last): a
+ * second search of a pair on other pictures (a fade's scaled copies, other
+ * serials) then neither reads nor overwrites what the next pair needs. */
+typedef struct PyrHistory {
+    uint64_t tag[2];
+    int last;
+} PyrHistory;
+
+/* The buffer to read for a pair whose prev has this serial, or -1. */
+PYF int pyr_history_read(const PyrHistory *h, uint64_t prev_serial)
+{
+    if (!prev_serial) return -1;
+    return h->tag[0] == prev_serial ? 0 : h->tag[1] == prev_serial ? 1 : -1;
+}
+
+/* The buffer the pair writes, given the one it reads (or -1). */
+PYF int pyr_history_write(const PyrHistory *h, int read)
+{
+    return read >= 0 ? !read : !h->last;
+}
+
+/* After the pair (prev, next) wrote buffer w. */
+PYF void pyr_history_done(PyrHistory *h, int w, uint64_t prev_serial, uint64_t next_serial)
+{
+    h->tag[w] = prev_serial ? next_serial : 0;
+    h->last = w;
 }
 
 /* The small diamond's neighbours, in the order the walk scores them. */

@@ -6,7 +6,11 @@
  * (b) a global pan of 100 px at 1920x1080 is found exactly at every
  *     interior block, forward and backward (and at the picture corners the
  *     vectors point far outside the frames: the ASan build checks reads);
- * (c) the pyramid kept for the next pair (frame serials) changes nothing. */
+ * (c) the pyramid kept for the next pair (frame serials) changes nothing;
+ * (d) level 0's temporal candidates (pyramid_level0.h): a pair that follows
+ *     its previous pair (serials) equals the reference given that pair's
+ *     base vectors, the candidates change the fields where a small object
+ *     moves fast, and only the one previous pair matters. */
 #include "motion_test_util.h"
 #include "src/motion/pyramid_block.h"
 
@@ -128,8 +132,10 @@ static PyrVec ref_median3(const PyrVec *v, int nbx, int nby, int bx, int by)
     return m[best];
 }
 
-/* One field: cur = pyramid i, ref = the other. */
-static void ref_field(const RefPyr *r, int i, int block, MotionField *out)
+/* One field: cur = pyramid i, ref = the other; hist: the previous pair's
+ * base vectors of this field (NULL: none); base: this pair's, written. */
+static void ref_field(const RefPyr *r, int i, int block, const PyrVec *hist, PyrVec *base,
+                      MotionField *out)
 {
     const int L = r->L;
     int nbx[PYR_MAX_LEVEL + 1], nby[PYR_MAX_LEVEL + 1];
@@ -222,6 +228,55 @@ static void ref_field(const RefPyr *r, int i, int block, MotionField *out)
                         bdy = dy;
                     }
                 }
+            base[by * out->bw + bx] = (PyrVec){ (int16_t)bdx, (int16_t)bdy };
+            if (hist) {
+                /* the previous pair's 3x3 (duplicates harmless: equal costs) */
+                uint32_t tc = UINT32_MAX, ts = 0;
+                int tx = 0, ty = 0;
+                for (int y = by - 1; y <= by + 1; y++)
+                    for (int x = bx - 1; x <= bx + 1; x++) {
+                        if (x < 0 || y < 0 || x >= out->bw || y >= out->bh) continue;
+                        const PyrVec t = hist[y * out->bw + x];
+                        const uint32_t s = pyr_sad_clamped(&cur, &ref, &w, t.x, t.y);
+                        const uint32_t c =
+                            s + pyr_penalty(pyr_area(&w), t.x - 2 * m.x, t.y - 2 * m.y);
+                        if (mt_less(c, t.x, t.y, tc, tx, ty)) {
+                            tc = c;
+                            ts = s;
+                            tx = t.x;
+                            ty = t.y;
+                        }
+                    }
+                if ((uint64_t)tc + (uint64_t)pyr_area(&w) * PYR_HIST_MARGIN < bc) {
+                    bc = tc;
+                    bs = ts;
+                    bdx = tx;
+                    bdy = ty;
+                    for (int step = 0; step < PYR_WALK; step++) {
+                        static const int dd[4][2] = { { 0, -1 }, { -1, 0 }, { 1, 0 }, { 0, 1 } };
+                        int nx = bdx, ny = bdy;
+                        uint32_t nc = bc, ns = bs;
+                        for (int j = 0; j < 4; j++) {
+                            const int dx = bdx + dd[j][0], dy = bdy + dd[j][1];
+                            const uint32_t s = pyr_sad_clamped(&cur, &ref, &w, dx, dy);
+                            const uint32_t c =
+                                s + pyr_penalty(pyr_area(&w), dx - 2 * m.x, dy - 2 * m.y);
+                            if (mt_less(c, dx, dy, nc, nx, ny)) {
+                                nc = c;
+                                ns = s;
+                                nx = dx;
+                                ny = dy;
+                            }
+                        }
+                        if (nx == bdx && ny == bdy)
+                            break;
+                        bdx = nx;
+                        bdy = ny;
+                        bc = nc;
+                        bs = ns;
+                    }
+                }
+            }
             out->mv[by * out->bw + bx] = (MotionVector){ (int16_t)bdx, (int16_t)bdy };
             out->sad[by * out->bw + bx] = bs;
         }
@@ -274,8 +329,12 @@ static void check_reference(int w, int h, int block, int px, int py, uint32_t se
         exit(1);
     RefPyr rp;
     ref_build(&rp, &a, &b);
-    ref_field(&rp, 0, block, &ref.fwd);
-    ref_field(&rp, 1, block, &ref.bwd);
+    PyrVec *base = malloc((size_t)ref.fwd.bw * ref.fwd.bh * sizeof *base);
+    if (!base)
+        exit(1);
+    ref_field(&rp, 0, block, NULL, base, &ref.fwd);
+    ref_field(&rp, 1, block, NULL, base, &ref.bwd);
+    free(base);
     int far = 0;
     for (int k = 0; k < ref.fwd.bw * ref.fwd.bh; k++)
         far |= abs(ref.fwd.mv[k].x) > pad || abs(ref.bwd.mv[k].x) > pad;
@@ -353,6 +412,161 @@ static void check_pan(void)
     free(b.y);
 }
 
+/* Fields of the pairs (fr[i], fr[i + 1]), i = first .. last - 1, on one
+ * engine; out: the last pair's. */
+static int run_pairs(OmctiFrame *fr, int first, int last, int w, int h, int block, int threads,
+                     MotionFields *out)
+{
+    char err[256];
+    MotionEngine *e;
+    const MotionParams p = { .width = w, .height = h, .block = block, .range = 16,
+                             .search = OMCTI_SEARCH_PYRAMID, .threads = threads };
+    if (motion_engine_cpu.create(&e, &p, err, sizeof err) < 0) {
+        printf("FAIL: create: %s\n", err);
+        failures++;
+        return -1;
+    }
+    int ret = 0;
+    for (int i = first; i < last && !ret; i++)
+        ret = motion_engine_cpu.estimate(e, &fr[i], &fr[i + 1], out, err, sizeof err);
+    motion_engine_cpu.destroy(&e);
+    return ret;
+}
+
+/* (d): four frames of a still textured background with a small square of
+ * fine texture moving (-24, 2) per frame: the coarse levels see only its
+ * mean, and the pair (1, 2) alone misses it. */
+static void check_history(int w, int h, int block)
+{
+    const int f0 = failures;
+    enum { N = 4, S = 32, DX = 24 };
+    uint8_t *bg = make_texture(w, h, 77), *fine = make_texture(S * 4, S * 4, 78);
+    MtImage im[N];
+    OmctiFrame fr[N];
+    const int pad = motion_required_pad(block, 16);
+    for (int i = 0; i < N; i++) {
+        if (mt_image_alloc(&im[i], w, h) < 0)
+            exit(1);
+        memcpy(im[i].y, bg, (size_t)w * h);
+        const int x0 = w * 3 / 4 - DX * i, y0 = h / 3 + 2 * i;
+        for (int y = 0; y < S; y++)
+            for (int x = 0; x < S; x++)
+                im[i].y[(y0 + y) * w + x0 + x] = fine[(y * 2) * S * 4 + x * 2];
+        if (mt_frame_from_image(&fr[i], &im[i], pad) < 0)
+            exit(1);
+        fr[i].serial = (uint64_t)i + 1;
+    }
+    MotionFields ref, got, fresh;
+    if (motion_fields_alloc(&ref, w, h, block) < 0 || motion_fields_alloc(&got, w, h, block) < 0 ||
+        motion_fields_alloc(&fresh, w, h, block) < 0)
+        exit(1);
+    const size_t nb = (size_t)ref.fwd.bw * ref.fwd.bh;
+    PyrVec *base[2] = { malloc(nb * sizeof(PyrVec)), malloc(nb * sizeof(PyrVec)) };
+    PyrVec *next_base[2] = { malloc(nb * sizeof(PyrVec)), malloc(nb * sizeof(PyrVec)) };
+    if (!base[0] || !base[1] || !next_base[0] || !next_base[1])
+        exit(1);
+    /* the reference of the pairs (i, i + 1), each after the one before;
+     * pair (1, 2) also without it */
+    MotionFields alone;
+    if (motion_fields_alloc(&alone, w, h, block) < 0)
+        exit(1);
+    RefPyr rp;
+    static const int threads[3] = { 1, 2, 7 };
+    for (int i = 0; i < N - 1; i++) {
+        ref_build(&rp, &im[i], &im[i + 1]);
+        if (i == 1) {
+            ref_field(&rp, 0, block, NULL, next_base[0], &alone.fwd);
+            ref_field(&rp, 1, block, NULL, next_base[1], &alone.bwd);
+        }
+        ref_field(&rp, 0, block, i ? base[0] : NULL, next_base[0], &ref.fwd);
+        ref_field(&rp, 1, block, i ? base[1] : NULL, next_base[1], &ref.bwd);
+        for (int f = 0; f < 2; f++) {
+            PyrVec *t = base[f];
+            base[f] = next_base[f];
+            next_base[f] = t;
+        }
+        for (int l = 1; l <= rp.L; l++) {
+            free(rp.pl[0][l]);
+            free(rp.pl[1][l]);
+        }
+        if (i == 1) {
+            /* the object's vector, forward: found only with the candidates */
+            int with = 0, without = 0;
+            for (size_t k = 0; k < nb; k++) {
+                with += abs(ref.fwd.mv[k].x + DX) <= 1 && abs(ref.fwd.mv[k].y - 2) <= 1;
+                without += abs(alone.fwd.mv[k].x + DX) <= 1 && abs(alone.fwd.mv[k].y - 2) <= 1;
+            }
+            CHECK(with >= 2 && with > without,
+                  "history: block %d: the object found at %d blocks with the temporal "
+                  "candidates, %d without", block, with, without);
+        }
+        for (int t = 0; t < 3; t++)
+            if (run_pairs(fr, 0, i + 1, w, h, block, threads[t], &got) == 0)
+                CHECK(field_equal(&ref.fwd, &got.fwd) && field_equal(&ref.bwd, &got.bwd),
+                      "history: pair %d, block %d, threads %d: fields differ from the C "
+                      "reference", i, block, threads[t]);
+    }
+    /* pair (2, 3): after (0, 1) and (1, 2), or after (1, 2) alone */
+    if (run_pairs(fr, 0, 3, w, h, block, 2, &got) == 0 &&
+        run_pairs(fr, 1, 3, w, h, block, 2, &fresh) == 0)
+        CHECK(field_equal(&got.fwd, &fresh.fwd) && field_equal(&got.bwd, &fresh.bwd),
+              "history: a pair depends on more than the pair before it");
+    /* a second search between two pairs on copies with serials of their own
+     * (a fade's) leaves the history alone; after a gap there is none */
+    {
+        OmctiFrame copy[2];
+        if (mt_frame_from_image(&copy[0], &im[1], pad) < 0 ||
+            mt_frame_from_image(&copy[1], &im[2], pad) < 0)
+            exit(1);
+        copy[0].serial = 101;
+        copy[1].serial = 102;
+        char err[256];
+        MotionEngine *e;
+        const MotionParams p = { .width = w, .height = h, .block = block, .range = 16,
+                                 .search = OMCTI_SEARCH_PYRAMID, .threads = 2 };
+        if (motion_engine_cpu.create(&e, &p, err, sizeof err) == 0) {
+            int rc = motion_engine_cpu.estimate(e, &fr[0], &fr[1], &got, err, sizeof err);
+            rc |= motion_engine_cpu.estimate(e, &fr[1], &fr[2], &got, err, sizeof err);
+            rc |= motion_engine_cpu.estimate(e, &copy[0], &copy[1], &got, err, sizeof err);
+            rc |= motion_engine_cpu.estimate(e, &fr[2], &fr[3], &got, err, sizeof err);
+            CHECK(!rc && field_equal(&got.fwd, &fresh.fwd) && field_equal(&got.bwd, &fresh.bwd),
+                  "history: a second search of a pair on copies changed the next pair");
+            motion_engine_cpu.destroy(&e);
+        }
+        /* (0, 1) then (2, 3) on one engine: as (2, 3) on a fresh one */
+        MotionFields gap;
+        if (motion_fields_alloc(&gap, w, h, block) < 0)
+            exit(1);
+        if (motion_engine_cpu.create(&e, &p, err, sizeof err) == 0) {
+            int rc = motion_engine_cpu.estimate(e, &fr[0], &fr[1], &got, err, sizeof err);
+            rc |= motion_engine_cpu.estimate(e, &fr[2], &fr[3], &got, err, sizeof err);
+            motion_engine_cpu.destroy(&e);
+            if (!rc && run_pairs(fr, 2, 3, w, h, block, 2, &gap) == 0)
+                CHECK(field_equal(&got.fwd, &gap.fwd) && field_equal(&got.bwd, &gap.bwd),
+                      "history: a pair after a gap took the earlier pair's vectors");
+        }
+        motion_fields_free(&gap);
+        frame_free(&copy[0]);
+        frame_free(&copy[1]);
+    }
+    printf("%s: %dx%d block %d small fast object, temporal candidates vs C reference, one pair "
+           "of history\n", failures == f0 ? "PASS" : "FAIL", w, h, block);
+    for (int i = 0; i < 2; i++) {
+        free(base[i]);
+        free(next_base[i]);
+    }
+    motion_fields_free(&ref);
+    motion_fields_free(&got);
+    motion_fields_free(&fresh);
+    motion_fields_free(&alone);
+    for (int i = 0; i < N; i++) {
+        frame_free(&fr[i]);
+        free(im[i].y);
+    }
+    free(bg);
+    free(fine);
+}
+
 int main(void)
 {
     check_reference(352, 288, 16, 23, -11, 1);
@@ -361,5 +575,7 @@ int main(void)
     check_reference(300, 170, 32, 41, -33, 4);
     check_reference(97, 45, 16, 5, 3, 5);       /* one level, odd sizes */
     check_pan();
+    check_history(480, 272, 16);
+    check_history(480, 272, 8);
     return failures ? 1 : 0;
 }

@@ -19,7 +19,7 @@ int main(void)
     };
     const int counts[] = { 1, 2, 3, 4, 7, 16 };
     const int overlap = segment_overlap();
-    CHECK(&ts, overlap >= 5, "overlap %d covers the scene-cut history", overlap);
+    CHECK(&ts, overlap >= 6, "overlap %d covers the scene-cut history and its first pair's motion history", overlap);
     for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
         Timeline tl;
         CHECK(&ts, timeline_init(&tl, (Rational){ 25, 1 }, rates[r].mode, rates[r].factor,

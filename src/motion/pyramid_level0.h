@@ -1,0 +1,110 @@
+/* Level 0 of the pyramid search for one output block, written once for
+ * every engine: the CPU's (src/motion/pyramid.c) and the CUDA kernel
+ * (kernels/me_pyramid.cuh). A template in the manner of
+ * filters/mc_stages.h: before including, define
+ *   PYR_L0_CTX  the type of the SAD context (a pointer type), and
+ *   static inline (or __device__) uint32_t pyr_l0_sad(PYR_L0_CTX c, int dx, int dy);
+ *               the SAD of the block's window in cur against ref displaced
+ *               by (dx, dy), equal to pyr_sad_clamped() however computed.
+ *
+ * The block's choice:
+ * 1. the 3x3 square around 2x the level-1 vector, penalised towards 2x the
+ *    level-1 median (the pair's own search): the block's *base* vector;
+ * 2. the temporal candidates (docs/quality.md, "Small fast objects"): the
+ *    previous pair's base vectors of the same field at the 3x3 blocks
+ *    around this one, with the same cost. A small object that moves fast
+ *    is lost at the coarse levels (it is a small part of a coarse window),
+ *    but where the previous pair's square found it, it still moves about
+ *    the same way. The best of them replaces the base only when it costs
+ *    PYR_HIST_MARGIN grey levels per pixel less (on noise and in flat areas
+ *    the previous pair's vectors otherwise win by chance), and is then
+ *    refined by the small diamond (the object's speed changes a little).
+ * Only base vectors are kept for the next pair, so a pair's fields depend
+ * on the pair before it and on no other: --segment pieces, which start
+ * SCD_HISTORY + 2 frames early (omcti_segment_lead_in()), still join bit
+ * for bit. */
+#ifndef PYR_L0_CTX
+#error "define PYR_L0_CTX and pyr_l0_sad() before including pyramid_level0.h"
+#endif
+
+#include "src/motion/pyramid_block.h"
+
+#ifdef __CUDACC__
+#define PYL0F static __device__ __forceinline__
+#else
+#define PYL0F static inline
+#endif
+
+/* A candidate's step: t replaces the best (cost *bc, vector *b, SAD *bs)
+ * when its SAD plus the penalty towards m2 wins by the tie rule. */
+PYL0F void pyr_l0_consider(PYR_L0_CTX c, int area, PyrVec m2, PyrVec t, uint32_t *bc,
+                           PyrVec *b, uint32_t *bs)
+{
+    const uint32_t sad = pyr_l0_sad(c, t.x, t.y);
+    const uint32_t cost = sad + pyr_penalty(area, t.x - m2.x, t.y - m2.y);
+    if (pyr_better(cost, t.x, t.y, *bc, b->x, b->y)) {
+        *bc = cost;
+        *b = t;
+        *bs = sad;
+    }
+}
+
+/* Block (bx, by) of a bw x bh grid: v1 and m1 its level-1 vector and
+ * median, area its window's pixels, hist the previous pair's base vectors
+ * of this field (NULL: none). Writes the base vector, the final vector and
+ * its plain SAD; returns the number of SADs evaluated. */
+PYL0F int pyr_level0_block(PYR_L0_CTX c, int area, PyrVec v1, PyrVec m1, const PyrVec *hist,
+                           int bw, int bh, int bx, int by, PyrVec *base, PyrVec *v,
+                           uint32_t *sad)
+{
+    PyrVec m2, b;
+    m2.x = (int16_t)(2 * m1.x);
+    m2.y = (int16_t)(2 * m1.y);
+    b.x = 0;
+    b.y = 0;
+    uint32_t bc = UINT32_MAX, bs = 0;
+    for (int j = -1; j <= 1; j++)
+        for (int i = -1; i <= 1; i++) {
+            PyrVec t;
+            t.x = (int16_t)(2 * v1.x + i);
+            t.y = (int16_t)(2 * v1.y + j);
+            pyr_l0_consider(c, area, m2, t, &bc, &b, &bs);
+        }
+    int evaluated = 9;
+    *base = b;
+    if (hist) {
+        PyrVec cand[PYR_HIST_CAND], tb = b;
+        uint32_t tc = UINT32_MAX, ts = 0;
+        const int n = pyr_temporal_candidates(hist, bw, bh, bx, by, cand);
+        for (int i = 0; i < n; i++) {
+            /* One inside the square costs at least the base and cannot
+             * pass the margin (nor can one outside that it would beat):
+             * skipping it changes nothing and saves most of the SADs where
+             * the motion goes on as before. */
+            if (pyr_abs(cand[i].x - 2 * v1.x) <= 1 && pyr_abs(cand[i].y - 2 * v1.y) <= 1)
+                continue;
+            pyr_l0_consider(c, area, m2, cand[i], &tc, &tb, &ts);
+            evaluated++;
+        }
+        if ((uint64_t)tc + (uint64_t)area * PYR_HIST_MARGIN < bc) {
+            b = tb;
+            bc = tc;
+            bs = ts;
+            for (int step = 0; step < PYR_WALK; step++) {
+                PyrVec nb = b;
+                uint32_t nc = bc, ns = bs;
+                for (int j = 0; j < 4; j++)
+                    pyr_l0_consider(c, area, m2, pyr_walk_point(b, j), &nc, &nb, &ns);
+                evaluated += 4;
+                if (nb.x == b.x && nb.y == b.y)
+                    break;
+                b = nb;
+                bc = nc;
+                bs = ns;
+            }
+        }
+    }
+    *v = b;
+    *sad = bs;
+    return evaluated;
+}
