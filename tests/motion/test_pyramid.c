@@ -291,8 +291,8 @@ static int field_equal(const MotionField *a, const MotionField *b)
     return !memcmp(a->mv, b->mv, n * sizeof *a->mv) && !memcmp(a->sad, b->sad, n * sizeof *a->sad);
 }
 
-static int run_engine(const OmctiFrame *fa, const OmctiFrame *fb, int w, int h, int block,
-                      int threads, MotionFields *out, int pairs)
+/* A CPU engine with the pyramid search, or NULL (counted as a failure). */
+static MotionEngine *make_engine(int w, int h, int block, int threads)
 {
     char err[256];
     MotionEngine *e;
@@ -301,8 +301,18 @@ static int run_engine(const OmctiFrame *fa, const OmctiFrame *fb, int w, int h, 
     if (motion_engine_cpu.create(&e, &p, err, sizeof err) < 0) {
         printf("FAIL: create: %s\n", err);
         failures++;
-        return -1;
+        return NULL;
     }
+    return e;
+}
+
+static int run_engine(const OmctiFrame *fa, const OmctiFrame *fb, int w, int h, int block,
+                      int threads, MotionFields *out, int pairs)
+{
+    char err[256];
+    MotionEngine *e = make_engine(w, h, block, threads);
+    if (!e)
+        return -1;
     int ret = 0;
     for (int k = 0; k < pairs && !ret; k++)
         ret = motion_engine_cpu.estimate(e, fa, fb, out, err, sizeof err);
@@ -418,14 +428,9 @@ static int run_pairs(OmctiFrame *fr, int first, int last, int w, int h, int bloc
                      MotionFields *out)
 {
     char err[256];
-    MotionEngine *e;
-    const MotionParams p = { .width = w, .height = h, .block = block, .range = 16,
-                             .search = OMCTI_SEARCH_PYRAMID, .threads = threads };
-    if (motion_engine_cpu.create(&e, &p, err, sizeof err) < 0) {
-        printf("FAIL: create: %s\n", err);
-        failures++;
+    MotionEngine *e = make_engine(w, h, block, threads);
+    if (!e)
         return -1;
-    }
     int ret = 0;
     for (int i = first; i < last && !ret; i++)
         ret = motion_engine_cpu.estimate(e, &fr[i], &fr[i + 1], out, err, sizeof err);
@@ -521,10 +526,8 @@ static void check_history(int w, int h, int block)
         copy[0].serial = 101;
         copy[1].serial = 102;
         char err[256];
-        MotionEngine *e;
-        const MotionParams p = { .width = w, .height = h, .block = block, .range = 16,
-                                 .search = OMCTI_SEARCH_PYRAMID, .threads = 2 };
-        if (motion_engine_cpu.create(&e, &p, err, sizeof err) == 0) {
+        MotionEngine *e = make_engine(w, h, block, 2);
+        if (e) {
             int rc = motion_engine_cpu.estimate(e, &fr[0], &fr[1], &got, err, sizeof err);
             rc |= motion_engine_cpu.estimate(e, &fr[1], &fr[2], &got, err, sizeof err);
             rc |= motion_engine_cpu.estimate(e, &copy[0], &copy[1], &got, err, sizeof err);
@@ -537,7 +540,7 @@ static void check_history(int w, int h, int block)
         MotionFields gap;
         if (motion_fields_alloc(&gap, w, h, block) < 0)
             exit(1);
-        if (motion_engine_cpu.create(&e, &p, err, sizeof err) == 0) {
+        if ((e = make_engine(w, h, block, 2))) {
             int rc = motion_engine_cpu.estimate(e, &fr[0], &fr[1], &got, err, sizeof err);
             rc |= motion_engine_cpu.estimate(e, &fr[2], &fr[3], &got, err, sizeof err);
             motion_engine_cpu.destroy(&e);
