@@ -35,18 +35,16 @@
 #define PYL0F static inline
 #endif
 
-/* A candidate's step: t replaces the best (cost *bc, vector *b, SAD *bs)
- * when its SAD plus the penalty towards m2 wins by the tie rule. */
+/* pyr_consider() with the SAD computed here and kept with the best (*bs):
+ * level 0 reports the plain SAD of its choice. (When the best is t, its
+ * SAD is this one, whether t just won or had already.) */
 PYL0F void pyr_l0_consider(PYR_L0_CTX c, int area, PyrVec m2, PyrVec t, uint32_t *bc,
                            PyrVec *b, uint32_t *bs)
 {
     const uint32_t sad = pyr_l0_sad(c, t.x, t.y);
-    const uint32_t cost = sad + pyr_penalty(area, t.x - m2.x, t.y - m2.y);
-    if (pyr_better(cost, t.x, t.y, *bc, b->x, b->y)) {
-        *bc = cost;
-        *b = t;
+    pyr_consider(sad, t, area, m2, bc, b);
+    if (b->x == t.x && b->y == t.y)
         *bs = sad;
-    }
 }
 
 /* Block (bx, by) of a bw x bh grid: v1 and m1 its level-1 vector and
