@@ -81,6 +81,12 @@ typedef struct OmctiSettings {
     OmctiSceneCut scd;      /* scene-cut fallback                       */
     double scd_threshold;   /* sensitivity of the scene-cut detector    */
     int device;             /* CUDA device index (cuda engine)          */
+    /* The number of the first picture sent within the whole video (0 for a
+     * whole run; a segment's first lead-in picture otherwise): the motion
+     * search follows objects from pair to pair and starts afresh at fixed
+     * picture numbers, so a segment's pairs equal the whole run's there
+     * (omcti_segment_lead_in()). */
+    int64_t first_picture;
 } OmctiSettings;
 
 /* A picture in the working format: 8-bit 4:2:0, planes Y, U, V.
@@ -170,9 +176,10 @@ enum {
 OMCTI_API void omcti_set_cpu_flags_mask(unsigned mask);
 
 /* Pictures before a frame range that a conversion of only that range must
- * send first, so that its output equals the whole video's there (the
- * scene-cut detector's bounded history, plus one, plus the one pair of the
- * motion search's history; docs/scale.md). */
+ * send first (with first_picture set to the number of the first of them),
+ * so that its output equals the whole video's there: the scene-cut
+ * detector's bounded history, plus one, plus the motion search's history,
+ * which goes back at most one period of its chain (docs/scale.md). */
 OMCTI_API int omcti_segment_lead_in(void);
 
 /* Whether an engine of that name can run here ("cpu", "cuda"): the number

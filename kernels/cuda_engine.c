@@ -34,8 +34,9 @@ struct MotionEngine {
     void *d_out, *h_out;       /* points (u64), mv/sad fwd, mv/sad bwd     */
     size_t out_bytes;
     CudaPyrArgs pyr;           /* pyramid search: buffers made at create    */
-    /* Level 0's base vectors (pyramid_level0.h), [buffer][field]. */
-    uint32_t *base[2][2];
+    /* Level 0's vectors kept for the next pair (pyramid_level0.h),
+     * [buffer][field]. */
+    uint32_t *kept[2][2];
     PyrHistory pyr_hist;
 };
 
@@ -70,7 +71,7 @@ static void cuda_destroy(MotionEngine **pe)
         cudaFree(e->pyr.top1[i]);
         cudaFree(e->pyr.vol[i]);
         for (int f = 0; f < 2; f++)
-            cudaFree(e->base[i][f]);
+            cudaFree(e->kept[i][f]);
     }
     cudaFree(e->d_out);
     cudaFreeHost(e->h_out);
@@ -110,7 +111,7 @@ static int pyramid_init(MotionEngine *e, char *err, size_t errlen)
         CUDA_CHECK(cudaMalloc((void **)&a->top1[i], nt * sizeof(uint32_t)));
         CUDA_CHECK(cudaMalloc((void **)&a->vol[i], nt * PYR_TOP_N * sizeof(uint32_t)));
         for (int f = 0; f < 2; f++)
-            CUDA_CHECK(cudaMalloc((void **)&e->base[i][f],
+            CUDA_CHECK(cudaMalloc((void **)&e->kept[i][f],
                                   (size_t)e->bw * e->bh * sizeof(uint32_t)));
     }
     return 0;
@@ -255,7 +256,7 @@ static int kernel_of(const MotionEngine *e, int kind)
  * is prev: the buffers its kernel reads and writes. Returns the buffer
  * written, to be recorded once the pair's fields are in (an error leaves
  * the history as it was), or -1 for the other kernels, which keep it. */
-static int history_bind(MotionEngine *e, const OmctiFrame *prev, int k)
+static int history_bind(MotionEngine *e, const OmctiFrame *prev, const OmctiFrame *next, int k)
 {
     if (k != CUDA_ME_PYRAMID)
         return -1;
@@ -263,9 +264,10 @@ static int history_bind(MotionEngine *e, const OmctiFrame *prev, int k)
     const int ws = pyr_history_write(&e->pyr_hist, hs);
     e->pyr_hist.tag[ws] = 0; /* rewritten from here on */
     for (int f = 0; f < 2; f++) {
-        e->pyr.hist[f] = hs >= 0 ? e->base[hs][f] : NULL;
-        e->pyr.base[f] = e->base[ws][f];
+        e->pyr.hist[f] = hs >= 0 ? e->kept[hs][f] : NULL;
+        e->pyr.kept[f] = e->kept[ws][f];
     }
+    e->pyr.keep_final = pyr_history_keeps_final(next->number);
     return ws;
 }
 
@@ -302,7 +304,7 @@ int cuda_engine_estimate_kind(MotionEngine *e, const OmctiFrame *prev, const Omc
     if (rc < 0)
         return rc;
     const int k = kernel_of(e, kind);
-    const int ws = history_bind(e, prev, k);
+    const int ws = history_bind(e, prev, next, k);
     if ((rc = launch(e, &a, k, err, errlen)) < 0)
         return rc;
     CUDA_CHECK(cudaMemcpyAsync(e->h_out, e->d_out, e->out_bytes, cudaMemcpyDeviceToHost,
@@ -359,7 +361,7 @@ int cuda_engine_time_kernel(MotionEngine *e, const OmctiFrame *prev, const Omcti
         return rc;
     const int k = kernel_of(e, kind);
     /* Each launch is the pair's search, history included, as in estimate. */
-    const int ws = history_bind(e, prev, k);
+    const int ws = history_bind(e, prev, next, k);
     for (int i = 0; i < warmup; i++)
         if ((rc = launch(e, &a, k, err, errlen)) < 0)
             return rc;

@@ -60,10 +60,12 @@ typedef struct CudaPyrArgs {
     uint32_t *vol[2];          /* 289 SADs per top block                    */
     int block, bw, bh;         /* output grid                               */
     uint32_t *mv[2], *sad[2];  /* outputs as CudaMeArgs                     */
-    /* Level 0's base vectors (pyramid_level0.h), PyrVec per output block:
-     * the previous pair's, read (NULL: none), and this pair's, written. */
+    /* Level 0's vectors (pyramid_level0.h), PyrVec per output block: what
+     * the previous pair kept, read (NULL: none), and what this pair keeps,
+     * written (its final vectors when keep_final, else its base vectors). */
     const uint32_t *hist[2];   /* [fwd, bwd]                                */
-    uint32_t *base[2];
+    uint32_t *kept[2];
+    int keep_final;
     unsigned long long *points; /* absolute differences, summed (zeroed)     */
 } CudaPyrArgs;
 

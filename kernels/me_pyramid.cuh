@@ -180,7 +180,7 @@ __global__ void pyr_level0(const CudaPyrArgs a)
     PyrVec v;
     uint32_t sad;
     const int n = pyr_level0_block(&c, area, v1, m1, (const PyrVec *)a.hist[f], a.bw, a.bh, bx,
-                                   by, (PyrVec *)a.base[f] + k, &v, &sad);
+                                   by, a.keep_final, (PyrVec *)a.kept[f] + k, &v, &sad);
     a.mv[f][k] = (uint32_t)(uint16_t)v.x | (uint32_t)(uint16_t)v.y << 16;
     a.sad[f][k] = sad;
     atomicAdd(a.points, (u64)n * area);

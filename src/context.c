@@ -16,6 +16,7 @@
 #include "src/fade.h"
 #include "src/frame.h"
 #include "src/motion/engine.h"
+#include "src/motion/pyramid_block.h"
 #include "filters/filter.h"
 #include "filters/scenecut.h"
 
@@ -248,6 +249,7 @@ static int repad_pair(OmctiContext *c, int ip, int in, const ActiveArea *a)
         frame_copy_in_threads(r, &pic, c->dev.type ? 1 : c->s.threads);
         active_area_repad(r, &t);
         r->serial = (1ull << 62) | (2 * c->sent + (uint64_t)k);
+        r->number = c->frames[i].number;
         c->pair_frame[k] = r;
     }
     return 0;
@@ -286,6 +288,8 @@ static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFra
     fade_scale_frame(&c->fade, 1, &c->norm[1], next);
     c->norm[0].serial = (1ull << 63) | (2 * c->sent);
     c->norm[1].serial = (1ull << 63) | (2 * c->sent + 1);
+    c->norm[0].number = prev->number;
+    c->norm[1].number = next->number;
     c->stats.abs_diffs += c->fields.abs_diffs;
     ret = c->engine->estimate(c->eng, &c->norm[0], &c->norm[1], &c->fields, c->err, sizeof c->err);
     if (ret < 0)
@@ -307,6 +311,7 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
     c->pair_frame[1] = &c->frames[c->cur];
     OmctiFrame *f = &c->frames[c->cur];
     frame_copy_in_threads(f, pic, c->dev.type ? 1 : c->s.threads);
+    f->number = c->s.first_picture + (int64_t)c->sent;
     f->serial = ++c->sent;
     if (c->filter->needs_motion) {
         ActiveArea *a = &c->area[c->cur];
@@ -503,7 +508,8 @@ int omcti_engine_available(const char *name, char *err, size_t errlen)
 
 int omcti_segment_lead_in(void)
 {
-    /* the scene-cut detector's pairs, and the pair before the first of
-     * them (the pyramid search's level-0 history, pyramid_level0.h) */
-    return SCD_HISTORY + 2;
+    /* the scene-cut detector's pairs and one picture more, and the pairs
+     * the first of them depends on: the pyramid search's level-0 history
+     * goes back at most PYR_CHAIN pictures (pyramid_level0.h) */
+    return SCD_HISTORY + 1 + PYR_CHAIN;
 }

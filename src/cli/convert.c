@@ -112,6 +112,7 @@ static int feed(Converter *c)
         /* Opened once a picture exists: a header that promises a huge
          * size costs nothing until a frame of that size really arrives. */
         char oerr[512];
+        c->settings.first_picture = c->base; /* a segment's first frame read */
         if ((ret = omcti_open(&c->ctx, &c->settings, info->width, info->height,
                               oerr, sizeof oerr)) < 0)
             return set_error(c->err, sizeof c->err, ret, "%s", oerr);

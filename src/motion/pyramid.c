@@ -47,8 +47,9 @@ struct PyramidSearch {
     PyrVec *vec[2][PYR_MAX_LEVEL + 1]; /* [field][level], levels 1..L     */
     PyrVec *top1[2];              /* pass 1 of the top level              */
     uint32_t *vol[2];             /* the top level's 289 SADs per block    */
-    /* Level 0's base vectors (pyramid_level0.h), [buffer][field]. */
-    PyrVec *base[2][2];
+    /* Level 0's vectors kept for the next pair (pyramid_level0.h),
+     * [buffer][field]. */
+    PyrVec *kept[2][2];
     PyrHistory hist;
 };
 
@@ -65,7 +66,7 @@ void pyramid_search_free(PyramidSearch **ps)
         aligned_free(s->top1[i]);
         aligned_free(s->vol[i]);
         for (int f = 0; f < 2; f++)
-            aligned_free(s->base[i][f]);
+            aligned_free(s->kept[i][f]);
     }
     free(s);
     *ps = NULL;
@@ -107,7 +108,7 @@ int pyramid_search_create(PyramidSearch **ps, const SadDSP *dsp, int width, int 
         if (!s->top1[i] || !s->vol[i])
             return -1;
         for (int f = 0; f < 2; f++)
-            if (!(s->base[i][f] = aligned_calloc(n0 * sizeof(PyrVec))))
+            if (!(s->kept[i][f] = aligned_calloc(n0 * sizeof(PyrVec))))
                 return -1;
     }
     return 0;
@@ -308,12 +309,13 @@ static inline uint32_t pyr_l0_sad(const Level0Ctx *c, int dx, int dy)
 #define PYR_L0_CTX const Level0Ctx *
 #include "src/motion/pyramid_level0.h"
 
-/* Level 0: pyramid_level0.h's choice for output block k; its base vector
- * goes to base for the next pair, its final vector and plain SAD to the
- * field. hist: the previous pair's base vectors of this field, or NULL. */
+/* Level 0: pyramid_level0.h's choice for output block k; its final vector
+ * and plain SAD go to the field, the vector kept for the next pair (the
+ * final one when keep_final, else the base) to kept. hist: the vectors the
+ * previous pair kept of this field, or NULL. */
 static uint64_t level0_block(PyramidSearch *s, int f, const OmctiPlane *cur,
                              const OmctiPlane *ref, MotionField *field, const PyrVec *hist,
-                             PyrVec *base, int k)
+                             int keep_final, PyrVec *kept, int k)
 {
     const int b = s->block, bx = k % field->bw, by = k / field->bw;
     const int i1 = pyr_level1_index(bx, b, s->nbx[1]);
@@ -329,7 +331,7 @@ static uint64_t level0_block(PyramidSearch *s, int f, const OmctiPlane *cur,
     PyrVec v;
     uint32_t sad;
     const int n = pyr_level0_block(&c, area, v1, m1, hist, field->bw, field->bh, bx, by,
-                                   &base[k], &v, &sad);
+                                   keep_final, &kept[k], &v, &sad);
     field->mv[k] = (MotionVector){ v.x, v.y };
     field->sad[k] = sad;
     return (uint64_t)n * area;
@@ -371,9 +373,10 @@ uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
         }
     }
     const int bw = out->fwd.bw, rows0 = 2 * out->fwd.bh;
-    /* The previous pair's base vectors where it ended at this pair's prev. */
+    /* What the previous pair kept, where it ended at this pair's prev. */
     const int hs = pyr_history_read(&s->hist, prev->serial);
     const int ws = pyr_history_write(&s->hist, hs);
+    const int keep_final = pyr_history_keeps_final(next->number);
     PYR_OMP("omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
     for (int u = 0; u < rows0; u++) {
         const int f = u & 1;
@@ -381,7 +384,7 @@ uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
         const OmctiPlane *ref = f ? &prev->p[0] : &next->p[0];
         for (int k = (u >> 1) * bw; k < ((u >> 1) + 1) * bw; k++)
             ad += level0_block(s, f, cur, ref, f ? &out->bwd : &out->fwd,
-                               hs >= 0 ? s->base[hs][f] : NULL, s->base[ws][f], k);
+                               hs >= 0 ? s->kept[hs][f] : NULL, keep_final, s->kept[ws][f], k);
     }
     pyr_history_done(&s->hist, ws, prev->serial, next->serial);
     return ad;

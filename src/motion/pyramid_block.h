@@ -41,6 +41,7 @@ enum {
     PYR_MAX_CAND = 10,   /* (0,0) + the parent's 3x3                      */
     PYR_HIST_CAND = 9,   /* level 0: the previous pair's 3x3 (pyramid_level0.h) */
     PYR_HIST_MARGIN = 1, /* ... must cost this many grey levels per pixel less */
+    PYR_CHAIN = 8,       /* level 0's history restarts every this many pictures */
 };
 
 /* The layout of MotionVector (src/motion/engine.h). */
@@ -216,7 +217,7 @@ PYF int pyr_candidates(const PyrVec *parent, int nbx, int nby, int bx, int by,
 }
 
 /* Level 0's temporal candidates of block (bx, by) of a bw x bh grid: the
- * vectors of hist (the previous pair's base vectors of the same field) at
+ * vectors of hist (the previous pair's kept vectors of the same field) at
  * the 3x3 blocks around it, in raster order, duplicates dropped. Returns
  * the count. */
 PYF int pyr_temporal_candidates(const PyrVec *hist, int bw, int bh, int bx, int by,
@@ -236,7 +237,7 @@ PYF int pyr_temporal_candidates(const PyrVec *hist, int bw, int bh, int bx, int 
     return n;
 }
 
-/* Level 0's history (pyramid_level0.h): two buffers of base vectors, each
+/* Level 0's history (pyramid_level0.h): two buffers of vectors, each
  * tagged with the serial of the next frame of the pair that wrote it (0:
  * none). A pair reads the buffer tagged with its prev's serial, if any, and
  * writes the other one (when none matches, the one not written last): a
@@ -258,6 +259,17 @@ PYF int pyr_history_read(const PyrHistory *h, uint64_t prev_serial)
 PYF int pyr_history_write(const PyrHistory *h, int read)
 {
     return read >= 0 ? !read : !h->last;
+}
+
+/* Whether the pair whose next picture has this number keeps its final
+ * vectors for the next pair (a chain: an object once found is followed from
+ * pair to pair) rather than its base vectors (which depend on that pair
+ * alone). The chain restarts at every PYR_CHAIN-th picture, as a closed GOP
+ * restarts temporal prediction, so a pair's fields depend on at most
+ * PYR_CHAIN pairs before it, whatever picture a run starts at. */
+PYF int pyr_history_keeps_final(int64_t next_number)
+{
+    return next_number % PYR_CHAIN != 0;
 }
 
 /* After the pair (prev, next) wrote buffer w. */

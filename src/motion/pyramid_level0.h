@@ -11,18 +11,21 @@
  * 1. the 3x3 square around 2x the level-1 vector, penalised towards 2x the
  *    level-1 median (the pair's own search): the block's *base* vector;
  * 2. the temporal candidates (docs/quality.md, "Small fast objects"): the
- *    previous pair's base vectors of the same field at the 3x3 blocks
+ *    vectors the previous pair kept, of the same field at the 3x3 blocks
  *    around this one, with the same cost. A small object that moves fast
  *    is lost at the coarse levels (it is a small part of a coarse window),
- *    but where the previous pair's square found it, it still moves about
- *    the same way. The best of them replaces the base only when it costs
+ *    but where the previous pair found it, it still moves about the same
+ *    way. The best of them replaces the base only when it costs
  *    PYR_HIST_MARGIN grey levels per pixel less (on noise and in flat areas
  *    the previous pair's vectors otherwise win by chance), and is then
  *    refined by the small diamond (the object's speed changes a little).
- * Only base vectors are kept for the next pair, so a pair's fields depend
- * on the pair before it and on no other: --segment pieces, which start
- * SCD_HISTORY + 2 frames early (omcti_segment_lead_in()), still join bit
- * for bit. */
+ * A pair keeps its final vectors for the next pair (a chain: an object once
+ * found is followed), except before every PYR_CHAIN-th picture, where it
+ * keeps its base vectors, which depend on that pair alone
+ * (pyr_history_keeps_final()): a pair's fields depend on at most PYR_CHAIN
+ * pairs before it, and --segment pieces, which start SCD_HISTORY + 1 +
+ * PYR_CHAIN pictures early (omcti_segment_lead_in()), still join bit for
+ * bit. */
 #ifndef PYR_L0_CTX
 #error "define PYR_L0_CTX and pyr_l0_sad() before including pyramid_level0.h"
 #endif
@@ -48,12 +51,13 @@ PYL0F void pyr_l0_consider(PYR_L0_CTX c, int area, PyrVec m2, PyrVec t, uint32_t
 }
 
 /* Block (bx, by) of a bw x bh grid: v1 and m1 its level-1 vector and
- * median, area its window's pixels, hist the previous pair's base vectors
- * of this field (NULL: none). Writes the base vector, the final vector and
- * its plain SAD; returns the number of SADs evaluated. */
+ * median, area its window's pixels, hist the vectors the previous pair kept
+ * of this field (NULL: none). Writes the final vector and its plain SAD,
+ * and into *kept the vector kept for the next pair: the final one when
+ * keep_final, else the base. Returns the number of SADs evaluated. */
 PYL0F int pyr_level0_block(PYR_L0_CTX c, int area, PyrVec v1, PyrVec m1, const PyrVec *hist,
-                           int bw, int bh, int bx, int by, PyrVec *base, PyrVec *v,
-                           uint32_t *sad)
+                           int bw, int bh, int bx, int by, int keep_final, PyrVec *kept,
+                           PyrVec *v, uint32_t *sad)
 {
     PyrVec m2, b;
     m2.x = (int16_t)(2 * m1.x);
@@ -69,7 +73,7 @@ PYL0F int pyr_level0_block(PYR_L0_CTX c, int area, PyrVec v1, PyrVec m1, const P
             pyr_l0_consider(c, area, m2, t, &bc, &b, &bs);
         }
     int evaluated = 9;
-    *base = b;
+    const PyrVec base = b;
     if (hist) {
         PyrVec cand[PYR_HIST_CAND], tb = b;
         uint32_t tc = UINT32_MAX, ts = 0;
@@ -104,5 +108,6 @@ PYL0F int pyr_level0_block(PYR_L0_CTX c, int area, PyrVec v1, PyrVec m1, const P
     }
     *v = b;
     *sad = bs;
+    *kept = keep_final ? b : base;
     return evaluated;
 }

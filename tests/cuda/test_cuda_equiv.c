@@ -86,8 +86,10 @@ static void run_clip(Ctx *c, const char *label, const Image *frames, int n, int 
                          motion_fields_alloc(&fn, w, h, block) < 0;
     CHECK(&c->ts, !nofields && f, "out of memory");
     int ok = !nofields && f;
-    for (int i = 0; ok && i < n; i++)
+    for (int i = 0; ok && i < n; i++) {
         ok = frame_from(&f[i], &frames[i], pad, serials ? ++c->serial : 0) == 0;
+        f[i].number = i; /* the pyramid's pairs keep their final vectors */
+    }
     if (ok) {
         int rc = motion_engine_cpu.create(&cpu, &p, err, sizeof err);
         CHECK(&c->ts, rc == 0, "cpu create: %s", err);

@@ -8,9 +8,11 @@
  *     vectors point far outside the frames: the ASan build checks reads);
  * (c) the pyramid kept for the next pair (frame serials) changes nothing;
  * (d) level 0's temporal candidates (pyramid_level0.h): a pair that follows
- *     its previous pair (serials) equals the reference given that pair's
- *     base vectors, the candidates change the fields where a small object
- *     moves fast, and only the one previous pair matters. */
+ *     its previous pair (serials) equals the reference given the vectors
+ *     that pair kept (its final ones, its base ones before every
+ *     PYR_CHAIN-th picture), the candidates change the fields where a small
+ *     object moves fast, and a pair depends on no pair before the one that
+ *     ends at the last multiple of PYR_CHAIN at or before its prev. */
 #include "motion_test_util.h"
 #include "src/motion/pyramid_block.h"
 
@@ -134,8 +136,8 @@ static PyrVec ref_median3(const PyrVec *v, int nbx, int nby, int bx, int by)
 
 /* One field: cur = pyramid i, ref = the other; hist: the previous pair's
  * base vectors of this field (NULL: none); base: this pair's, written. */
-static void ref_field(const RefPyr *r, int i, int block, const PyrVec *hist, PyrVec *base,
-                      MotionField *out)
+static void ref_field(const RefPyr *r, int i, int block, const PyrVec *hist, int keep_final,
+                      PyrVec *kept, MotionField *out)
 {
     const int L = r->L;
     int nbx[PYR_MAX_LEVEL + 1], nby[PYR_MAX_LEVEL + 1];
@@ -228,7 +230,7 @@ static void ref_field(const RefPyr *r, int i, int block, const PyrVec *hist, Pyr
                         bdy = dy;
                     }
                 }
-            base[by * out->bw + bx] = (PyrVec){ (int16_t)bdx, (int16_t)bdy };
+            const PyrVec base = { (int16_t)bdx, (int16_t)bdy };
             if (hist) {
                 /* the previous pair's 3x3 (duplicates harmless: equal costs) */
                 uint32_t tc = UINT32_MAX, ts = 0;
@@ -279,6 +281,7 @@ static void ref_field(const RefPyr *r, int i, int block, const PyrVec *hist, Pyr
             }
             out->mv[by * out->bw + bx] = (MotionVector){ (int16_t)bdx, (int16_t)bdy };
             out->sad[by * out->bw + bx] = bs;
+            kept[by * out->bw + bx] = keep_final ? (PyrVec){ (int16_t)bdx, (int16_t)bdy } : base;
         }
     for (int l = 1; l <= L; l++)
         free(vec[l]);
@@ -342,8 +345,8 @@ static void check_reference(int w, int h, int block, int px, int py, uint32_t se
     PyrVec *base = malloc((size_t)ref.fwd.bw * ref.fwd.bh * sizeof *base);
     if (!base)
         exit(1);
-    ref_field(&rp, 0, block, NULL, base, &ref.fwd);
-    ref_field(&rp, 1, block, NULL, base, &ref.bwd);
+    ref_field(&rp, 0, block, NULL, 0, base, &ref.fwd);
+    ref_field(&rp, 1, block, NULL, 0, base, &ref.bwd);
     free(base);
     int far = 0;
     for (int k = 0; k < ref.fwd.bw * ref.fwd.bh; k++)
@@ -438,13 +441,25 @@ static int run_pairs(OmctiFrame *fr, int first, int last, int w, int h, int bloc
     return ret;
 }
 
-/* (d): four frames of a still textured background with a small square of
- * fine texture moving (-24, 2) per frame: the coarse levels see only its
- * mean, and the pair (1, 2) alone misses it. */
+/* The index of the first pair a run must start at for pair i's fields to
+ * equal the whole run's, when fr[k] has the number first + k: the pair
+ * ending at the last multiple of PYR_CHAIN at or before pair i's prev
+ * (pyr_history_keeps_final()), or the first pair. */
+static int chain_start(int first, int i)
+{
+    const int q = (first + i) / PYR_CHAIN * PYR_CHAIN;
+    return q - 1 - first > 0 ? q - 1 - first : 0;
+}
+
+/* (d): frames of a still textured background with a small square of fine
+ * texture moving (-24, 2) per frame: the coarse levels see only its mean,
+ * and the pair (1, 2) alone misses it. The frames are numbered from FIRST,
+ * so that the chain restarts in the middle (the pair ending at picture
+ * PYR_CHAIN keeps its base vectors). */
 static void check_history(int w, int h, int block)
 {
     const int f0 = failures;
-    enum { N = 4, S = 32, DX = 24 };
+    enum { N = PYR_CHAIN + 3, FIRST = PYR_CHAIN - 3, S = 32, DX = 24 };
     uint8_t *bg = make_texture(w, h, 77), *fine = make_texture(S * 4, S * 4, 78);
     MtImage im[N];
     OmctiFrame fr[N];
@@ -460,36 +475,43 @@ static void check_history(int w, int h, int block)
         if (mt_frame_from_image(&fr[i], &im[i], pad) < 0)
             exit(1);
         fr[i].serial = (uint64_t)i + 1;
+        fr[i].number = FIRST + i;
     }
-    MotionFields ref, got, fresh;
-    if (motion_fields_alloc(&ref, w, h, block) < 0 || motion_fields_alloc(&got, w, h, block) < 0 ||
-        motion_fields_alloc(&fresh, w, h, block) < 0)
+    MotionFields ref[N - 1], plain, got;
+    for (int i = 0; i < N - 1; i++)
+        if (motion_fields_alloc(&ref[i], w, h, block) < 0)
+            exit(1);
+    if (motion_fields_alloc(&plain, w, h, block) < 0 || motion_fields_alloc(&got, w, h, block) < 0)
         exit(1);
-    const size_t nb = (size_t)ref.fwd.bw * ref.fwd.bh;
-    PyrVec *base[2] = { malloc(nb * sizeof(PyrVec)), malloc(nb * sizeof(PyrVec)) };
-    PyrVec *next_base[2] = { malloc(nb * sizeof(PyrVec)), malloc(nb * sizeof(PyrVec)) };
-    if (!base[0] || !base[1] || !next_base[0] || !next_base[1])
-        exit(1);
-    /* the reference of the pairs (i, i + 1), each after the one before;
-     * pair (1, 2) also without it */
+    const size_t nb = (size_t)got.fwd.bw * got.fwd.bh;
+    /* kept vectors of the previous pair and of this one: with the chain
+     * rule, and always the base ones (as without a chain) */
+    PyrVec *kept[2][2], *plain_kept[2][2];
+    for (int k = 0; k < 2; k++)
+        for (int f = 0; f < 2; f++)
+            if (!(kept[k][f] = malloc(nb * sizeof(PyrVec))) ||
+                !(plain_kept[k][f] = malloc(nb * sizeof(PyrVec))))
+                exit(1);
     MotionFields alone;
     if (motion_fields_alloc(&alone, w, h, block) < 0)
         exit(1);
     RefPyr rp;
     static const int threads[3] = { 1, 2, 7 };
+    int chain_differs = 0;
     for (int i = 0; i < N - 1; i++) {
+        const int r = i & 1, wr = !r; /* read, write */
+        const int keep_final = (FIRST + i + 1) % PYR_CHAIN != 0;
         ref_build(&rp, &im[i], &im[i + 1]);
         if (i == 1) {
-            ref_field(&rp, 0, block, NULL, next_base[0], &alone.fwd);
-            ref_field(&rp, 1, block, NULL, next_base[1], &alone.bwd);
+            ref_field(&rp, 0, block, NULL, 0, kept[wr][0], &alone.fwd);
+            ref_field(&rp, 1, block, NULL, 0, kept[wr][1], &alone.bwd);
         }
-        ref_field(&rp, 0, block, i ? base[0] : NULL, next_base[0], &ref.fwd);
-        ref_field(&rp, 1, block, i ? base[1] : NULL, next_base[1], &ref.bwd);
-        for (int f = 0; f < 2; f++) {
-            PyrVec *t = base[f];
-            base[f] = next_base[f];
-            next_base[f] = t;
-        }
+        ref_field(&rp, 0, block, i ? kept[r][0] : NULL, keep_final, kept[wr][0], &ref[i].fwd);
+        ref_field(&rp, 1, block, i ? kept[r][1] : NULL, keep_final, kept[wr][1], &ref[i].bwd);
+        ref_field(&rp, 0, block, i ? plain_kept[r][0] : NULL, 0, plain_kept[wr][0], &plain.fwd);
+        ref_field(&rp, 1, block, i ? plain_kept[r][1] : NULL, 0, plain_kept[wr][1], &plain.bwd);
+        chain_differs |= !field_equal(&ref[i].fwd, &plain.fwd) ||
+                         !field_equal(&ref[i].bwd, &plain.bwd);
         for (int l = 1; l <= rp.L; l++) {
             free(rp.pl[0][l]);
             free(rp.pl[1][l]);
@@ -498,7 +520,7 @@ static void check_history(int w, int h, int block)
             /* the object's vector, forward: found only with the candidates */
             int with = 0, without = 0;
             for (size_t k = 0; k < nb; k++) {
-                with += abs(ref.fwd.mv[k].x + DX) <= 1 && abs(ref.fwd.mv[k].y - 2) <= 1;
+                with += abs(ref[i].fwd.mv[k].x + DX) <= 1 && abs(ref[i].fwd.mv[k].y - 2) <= 1;
                 without += abs(alone.fwd.mv[k].x + DX) <= 1 && abs(alone.fwd.mv[k].y - 2) <= 1;
             }
             CHECK(with >= 2 && with > without,
@@ -507,15 +529,19 @@ static void check_history(int w, int h, int block)
         }
         for (int t = 0; t < 3; t++)
             if (run_pairs(fr, 0, i + 1, w, h, block, threads[t], &got) == 0)
-                CHECK(field_equal(&ref.fwd, &got.fwd) && field_equal(&ref.bwd, &got.bwd),
+                CHECK(field_equal(&ref[i].fwd, &got.fwd) && field_equal(&ref[i].bwd, &got.bwd),
                       "history: pair %d, block %d, threads %d: fields differ from the C "
                       "reference", i, block, threads[t]);
+        /* a run from the chain's start gives the same pair */
+        const int c = chain_start(FIRST, i);
+        if (c > 0 && run_pairs(fr, c, i + 1, w, h, block, 2, &got) == 0)
+            CHECK(field_equal(&ref[i].fwd, &got.fwd) && field_equal(&ref[i].bwd, &got.bwd),
+                  "history: pair %d, block %d: a run from pair %d differs from the whole run",
+                  i, block, c);
     }
-    /* pair (2, 3): after (0, 1) and (1, 2), or after (1, 2) alone */
-    if (run_pairs(fr, 0, 3, w, h, block, 2, &got) == 0 &&
-        run_pairs(fr, 1, 3, w, h, block, 2, &fresh) == 0)
-        CHECK(field_equal(&got.fwd, &fresh.fwd) && field_equal(&got.bwd, &fresh.bwd),
-              "history: a pair depends on more than the pair before it");
+    /* (the reference's chain must matter here, or the checks above could
+     * not tell final vectors kept from base ones) */
+    CHECK(chain_differs, "history: block %d: keeping the final vectors changed no pair", block);
     /* a second search between two pairs on copies with serials of their own
      * (a fade's) leaves the history alone; after a gap there is none */
     {
@@ -525,15 +551,19 @@ static void check_history(int w, int h, int block)
             exit(1);
         copy[0].serial = 101;
         copy[1].serial = 102;
+        copy[0].number = fr[1].number;
+        copy[1].number = fr[2].number;
         char err[256];
         MotionEngine *e = make_engine(w, h, block, 2);
         if (e) {
-            int rc = motion_engine_cpu.estimate(e, &fr[0], &fr[1], &got, err, sizeof err);
-            rc |= motion_engine_cpu.estimate(e, &fr[1], &fr[2], &got, err, sizeof err);
-            rc |= motion_engine_cpu.estimate(e, &copy[0], &copy[1], &got, err, sizeof err);
-            rc |= motion_engine_cpu.estimate(e, &fr[2], &fr[3], &got, err, sizeof err);
-            CHECK(!rc && field_equal(&got.fwd, &fresh.fwd) && field_equal(&got.bwd, &fresh.bwd),
-                  "history: a second search of a pair on copies changed the next pair");
+            int rc = 0;
+            for (int i = 0; i < 4; i++) {
+                rc |= motion_engine_cpu.estimate(e, &fr[i], &fr[i + 1], &got, err, sizeof err);
+                if (i == 1)
+                    rc |= motion_engine_cpu.estimate(e, &copy[0], &copy[1], &got, err, sizeof err);
+            }
+            CHECK(!rc && field_equal(&got.fwd, &ref[3].fwd) && field_equal(&got.bwd, &ref[3].bwd),
+                  "history: a second search of a pair on copies changed the pairs after it");
             motion_engine_cpu.destroy(&e);
         }
         /* (0, 1) then (2, 3) on one engine: as (2, 3) on a fresh one */
@@ -552,15 +582,17 @@ static void check_history(int w, int h, int block)
         frame_free(&copy[0]);
         frame_free(&copy[1]);
     }
-    printf("%s: %dx%d block %d small fast object, temporal candidates vs C reference, one pair "
-           "of history\n", failures == f0 ? "PASS" : "FAIL", w, h, block);
-    for (int i = 0; i < 2; i++) {
-        free(base[i]);
-        free(next_base[i]);
-    }
-    motion_fields_free(&ref);
+    printf("%s: %dx%d block %d small fast object, temporal candidates vs C reference, chain "
+           "of %d pictures\n", failures == f0 ? "PASS" : "FAIL", w, h, block, PYR_CHAIN);
+    for (int k = 0; k < 2; k++)
+        for (int f = 0; f < 2; f++) {
+            free(kept[k][f]);
+            free(plain_kept[k][f]);
+        }
+    for (int i = 0; i < N - 1; i++)
+        motion_fields_free(&ref[i]);
+    motion_fields_free(&plain);
     motion_fields_free(&got);
-    motion_fields_free(&fresh);
     motion_fields_free(&alone);
     for (int i = 0; i < N; i++) {
         frame_free(&fr[i]);

@@ -7,6 +7,8 @@
 #include "src/cli/options.h"
 #include "src/cli/segment.h"
 #include "src/cli/timeline.h"
+#include "src/motion/pyramid_block.h"
+#include "filters/scenecut.h"
 #include "tests/check.h"
 
 
@@ -19,7 +21,9 @@ int main(void)
     };
     const int counts[] = { 1, 2, 3, 4, 7, 16 };
     const int overlap = segment_overlap();
-    CHECK(&ts, overlap >= 6, "overlap %d covers the scene-cut history and its first pair's motion history", overlap);
+    CHECK(&ts, overlap >= SCD_HISTORY + 1 + PYR_CHAIN,
+          "overlap %d covers the scene-cut history and its first pair's motion history "
+          "(a chain of %d pictures)", overlap, PYR_CHAIN);
     for (size_t r = 0; r < sizeof rates / sizeof rates[0]; r++) {
         Timeline tl;
         CHECK(&ts, timeline_init(&tl, (Rational){ 25, 1 }, rates[r].mode, rates[r].factor,
