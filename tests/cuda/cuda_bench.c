@@ -229,11 +229,13 @@ int main(int argc, char **argv)
     const int w = im[0].w, h = im[0].h;
     const int pad = motion_required_pad(block, range);
     OmctiFrame *f = calloc((size_t)n, sizeof *f);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         if (frame_from(&f[i], &im[i], pad, (uint64_t)i + 1) < 0) {
             fprintf(stderr, "cuda_bench: out of memory\n");
             return 1;
         }
+        f[i].number = i; /* as a conversion numbers them (the pyramid's chain) */
+    }
     MotionFields mf;
     if (motion_fields_alloc(&mf, w, h, block) < 0)
         return 1;
