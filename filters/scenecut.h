@@ -11,8 +11,8 @@
  * the decision for a pair depends on that pair and the SCD_HISTORY pairs
  * before it: converting a segment that starts SCD_HISTORY + 1 frames early
  * reproduces the decisions bit for bit (the Segments contract), given the
- * same fields; omcti_segment_lead_in() adds the pair the first of those
- * pairs' motion search depends on. */
+ * same fields; omcti_segment_lead_in() adds the pairs the first of those
+ * pairs' motion search depends on (its chain, src/motion/pyramid_level0.h). */
 #ifndef OMCTI_FILTERS_SCENECUT_H
 #define OMCTI_FILTERS_SCENECUT_H
 
