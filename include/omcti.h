@@ -81,12 +81,6 @@ typedef struct OmctiSettings {
     OmctiSceneCut scd;      /* scene-cut fallback                       */
     double scd_threshold;   /* sensitivity of the scene-cut detector    */
     int device;             /* CUDA device index (cuda engine)          */
-    /* The number of the first picture sent within the whole video (0 for a
-     * whole run; a segment's first lead-in picture otherwise): the motion
-     * search follows objects from pair to pair and starts afresh at fixed
-     * picture numbers, so a segment's pairs equal the whole run's there
-     * (omcti_segment_lead_in()). */
-    int64_t first_picture;
 } OmctiSettings;
 
 /* A picture in the working format: 8-bit 4:2:0, planes Y, U, V.
@@ -133,8 +127,18 @@ OMCTI_API int omcti_open(OmctiContext **ctx, const OmctiSettings *s, int width, 
                char *err, size_t errlen);
 
 /* Copies the picture in; it becomes the current picture and the former
- * current becomes the previous one. Runs motion estimation for the pair. */
+ * current becomes the previous one. Runs motion estimation for the pair.
+ * The picture is numbered one after the previous one (the first: 0). */
 OMCTI_API int omcti_send_picture(OmctiContext *ctx, const OmctiPicture *pic);
+
+/* omcti_send_picture() for a picture numbered by the caller: its position
+ * in the whole video, in frames (0 .. 2^62). The motion search follows
+ * objects from pair to pair and starts afresh whenever a pair's numbers
+ * enclose a multiple of 8, so a conversion of part of a video (a segment)
+ * that sends its first pictures with their numbers in the whole video
+ * makes that part as the whole run does (omcti_segment_lead_in()). Numbers
+ * should increase; a gap (a picture that did not decode) is allowed. */
+OMCTI_API int omcti_send_picture_at(OmctiContext *ctx, const OmctiPicture *pic, int64_t number);
 
 /* 1 when two pictures have been sent (a pair exists), else 0. */
 OMCTI_API int omcti_has_pair(const OmctiContext *ctx);
@@ -176,8 +180,8 @@ enum {
 OMCTI_API void omcti_set_cpu_flags_mask(unsigned mask);
 
 /* Pictures before a frame range that a conversion of only that range must
- * send first (with first_picture set to the number of the first of them),
- * so that its output equals the whole video's there: the scene-cut
+ * send first (with omcti_send_picture_at() and their numbers in the whole
+ * video), so that its output equals the whole video's there: the scene-cut
  * detector's bounded history, plus one, plus the motion search's history,
  * which goes back at most one period of its chain (docs/scale.md). */
 OMCTI_API int omcti_segment_lead_in(void);

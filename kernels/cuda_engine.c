@@ -267,7 +267,7 @@ static int history_bind(MotionEngine *e, const OmctiFrame *prev, const OmctiFram
         e->pyr.hist[f] = hs >= 0 ? e->kept[hs][f] : NULL;
         e->pyr.kept[f] = e->kept[ws][f];
     }
-    e->pyr.keep_final = pyr_history_keeps_final(next->number);
+    e->pyr.keep_final = pyr_history_keeps_final(prev->number, next->number);
     return ws;
 }
 

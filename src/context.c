@@ -299,9 +299,19 @@ static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFra
 
 int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
 {
+    return omcti_send_picture_at(c, pic, c->sent ? c->frames[c->cur].number + 1 : 0);
+}
+
+int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t number)
+{
     if (!pic || pic->width != c->width || pic->height != c->height) {
         snprintf(c->err, sizeof c->err, "picture size %dx%d differs from the stream's %dx%d",
                  pic ? pic->width : 0, pic ? pic->height : 0, c->width, c->height);
+        return OMCTI_ERR_INVALID;
+    }
+    if (number < 0 || number > ((int64_t)1 << 62)) {
+        snprintf(c->err, sizeof c->err, "picture number %lld is out of range (0..2^62)",
+                 (long long)number);
         return OMCTI_ERR_INVALID;
     }
     double t0 = now_seconds();
@@ -311,7 +321,7 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
     c->pair_frame[1] = &c->frames[c->cur];
     OmctiFrame *f = &c->frames[c->cur];
     frame_copy_in_threads(f, pic, c->dev.type ? 1 : c->s.threads);
-    f->number = c->s.first_picture + (int64_t)c->sent;
+    f->number = number;
     f->serial = ++c->sent;
     if (c->filter->needs_motion) {
         ActiveArea *a = &c->area[c->cur];

@@ -26,9 +26,9 @@ typedef struct OmctiFrame {
     int width, height;
     uint64_t serial;   /* increases with every picture sent; engines may
                           cache device copies by it                       */
-    int64_t number;    /* the picture's number in the whole video
-                          (OmctiSettings.first_picture + pictures before
-                          it); copies keep their original's               */
+    int64_t number;    /* the picture's place in the whole video
+                          (omcti_send_picture_at()); copies keep their
+                          original's                                      */
 } OmctiFrame;
 
 /* pad_luma is rounded up to a multiple of 32; chroma gets half of it. */

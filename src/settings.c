@@ -95,12 +95,6 @@ int omcti_validate_settings(const OmctiSettings *s, char *err, size_t errlen)
                          "unknown engine '%s' (choose auto, cpu or cuda)", e);
     if (s->device < 0)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "invalid device index %d", s->device);
-    /* (a bound far beyond any video that keeps the numbers of the pictures
-     * sent after it from overflowing) */
-    if (s->first_picture < 0 || s->first_picture > ((int64_t)1 << 62))
-        return set_error(err, errlen, OMCTI_ERR_INVALID,
-                         "first picture number %lld is out of range (0..2^62)",
-                         (long long)s->first_picture);
     return 0;
 }
 

@@ -112,15 +112,21 @@ static int feed(Converter *c)
         /* Opened once a picture exists: a header that promises a huge
          * size costs nothing until a frame of that size really arrives. */
         char oerr[512];
-        c->settings.first_picture = c->base; /* a segment's first frame read */
         if ((ret = omcti_open(&c->ctx, &c->settings, info->width, info->height,
                               oerr, sizeof oerr)) < 0)
             return set_error(c->err, sizeof c->err, ret, "%s", oerr);
     }
-    if ((ret = omcti_send_picture(c->ctx, &in)) < 0)
-        return set_error(c->err, sizeof c->err, ret, "%s", omcti_last_error(c->ctx));
-    if (c->timed)
+    /* The picture's number in the whole video: its frame slot by its
+     * timestamp where the input has them (a picture that did not decode
+     * leaves its slot empty, in a segment as in the whole run), else its
+     * frame number. */
+    int64_t number = c->base + c->have;
+    if (c->timed) {
         timed_add(&c->ti, async_reader_pts(c->reader));
+        number = timed_last_frame(&c->ti);
+    }
+    if ((ret = omcti_send_picture_at(c->ctx, &in, number)) < 0)
+        return set_error(c->err, sizeof c->err, ret, "%s", omcti_last_error(c->ctx));
     c->last_index = c->base + c->have++;
     return 1;
 }

@@ -13,7 +13,7 @@
 #include "src/cli/segment.h"
 #include "src/io/io.h"
 
-#define PIECE_OUTPUT_REVISION 2
+#define PIECE_OUTPUT_REVISION 3
 
 int segment_overlap(void)
 {
@@ -109,7 +109,8 @@ void segment_options_key(const CliOptions *o, int64_t n, char *buf, size_t len)
      * its length and hash, the name is the user's). out-rev: the revision
      * of what the same options produce, raised when a default or the
      * pictures change (2: issue 15's CRF 23 and 8-bit output, issue 16's
-     * filter), so that pieces of an older omcti are not taken for this
+     * filter; 3: issue 16's motion search, its chain and lead-in), so
+     * that pieces of an older omcti are not taken for this
      * one's. */
     const char *codec = o->codec ? o->codec : "-";
     snprintf(opts, sizeof opts, "frames=%lld rate=%s method=%s search=%s block=%d range=%d "

@@ -9,10 +9,10 @@
  *
  * A segment reads from segment_overlap() frames before its range (the
  * library's omcti_segment_lead_in(): the scene-cut detector's history plus
- * one, plus the motion search's chain of at most PYR_CHAIN pictures) and
- * numbers its pictures from there (OmctiSettings.first_picture), so that
- * its decisions, and so its pictures, are those of the single run bit for
- * bit; and up to the first original after its range (the next frame of its
+ * one, plus the motion search's chain of at most PYR_CHAIN pictures),
+ * sending each picture with its number in the whole video (its frame slot,
+ * convert.c), so that its decisions, and so its pictures, are those of the
+ * single run bit for bit; and up to the first original after its range (the next frame of its
  * last pair). */
 #ifndef OMCTI_CLI_SEGMENT_H
 #define OMCTI_CLI_SEGMENT_H

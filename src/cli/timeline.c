@@ -124,6 +124,11 @@ void timed_add(TimedInput *ti, int64_t pts)
     ti->n++;
 }
 
+int64_t timed_last_frame(const TimedInput *ti)
+{
+    return ti->pos[1] > 0 ? ti->pos[1] / ti->unit : 0;
+}
+
 /* x = i * step in position units, times step.den: i * step.num * unit. */
 static __int128 scaled_x(const TimedInput *ti, const Timeline *tl, int64_t i)
 {

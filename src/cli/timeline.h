@@ -56,6 +56,9 @@ int  timed_init(TimedInput *ti, Rational in_fps, Rational time_base, int64_t pts
 /* Places the next picture (pts: VIDEO_NO_PTS-style INT64_MIN when none;
  * a missing or non-increasing one is put a nominal frame after the last). */
 void timed_add(TimedInput *ti, int64_t pts);
+/* The frame slot of the last picture placed: its position in whole input
+ * frames, rounded down (>= 0). */
+int64_t timed_last_frame(const TimedInput *ti);
 /* Whether output frame i lies at or after the last picture placed (read
  * on, unless the input has ended). */
 int  timed_needs_more(const TimedInput *ti, const Timeline *tl, int64_t i);

@@ -376,7 +376,7 @@ uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
     /* What the previous pair kept, where it ended at this pair's prev. */
     const int hs = pyr_history_read(&s->hist, prev->serial);
     const int ws = pyr_history_write(&s->hist, hs);
-    const int keep_final = pyr_history_keeps_final(next->number);
+    const int keep_final = pyr_history_keeps_final(prev->number, next->number);
     PYR_OMP("omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
     for (int u = 0; u < rows0; u++) {
         const int f = u & 1;

@@ -261,15 +261,18 @@ PYF int pyr_history_write(const PyrHistory *h, int read)
     return read >= 0 ? !read : !h->last;
 }
 
-/* Whether the pair whose next picture has this number keeps its final
- * vectors for the next pair (a chain: an object once found is followed from
- * pair to pair) rather than its base vectors (which depend on that pair
- * alone). The chain restarts at every PYR_CHAIN-th picture, as a closed GOP
- * restarts temporal prediction, so a pair's fields depend on at most
- * PYR_CHAIN pairs before it, whatever picture a run starts at. */
-PYF int pyr_history_keeps_final(int64_t next_number)
+/* Whether the pair of pictures numbered prev_number, next_number (their
+ * places in the whole video, >= 0) keeps its final vectors for the next
+ * pair (a chain: an object once found is followed from pair to pair)
+ * rather than its base vectors (which depend on that pair alone). The
+ * chain restarts at every pair whose numbers enclose a multiple of
+ * PYR_CHAIN (prev < 8m <= next), as a closed GOP restarts temporal
+ * prediction, also where the picture numbered 8m did not decode: a pair's
+ * fields depend on at most PYR_CHAIN pairs before it, back to the last
+ * restart, whatever picture a run starts at. */
+PYF int pyr_history_keeps_final(int64_t prev_number, int64_t next_number)
 {
-    return next_number % PYR_CHAIN != 0;
+    return prev_number / PYR_CHAIN == next_number / PYR_CHAIN;
 }
 
 /* After the pair (prev, next) wrote buffer w. */

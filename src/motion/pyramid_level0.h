@@ -20,12 +20,13 @@
  *    the previous pair's vectors otherwise win by chance), and is then
  *    refined by the small diamond (the object's speed changes a little).
  * A pair keeps its final vectors for the next pair (a chain: an object once
- * found is followed), except before every PYR_CHAIN-th picture, where it
- * keeps its base vectors, which depend on that pair alone
- * (pyr_history_keeps_final()): a pair's fields depend on at most PYR_CHAIN
- * pairs before it, and --segment pieces, which start SCD_HISTORY + 1 +
- * PYR_CHAIN pictures early (omcti_segment_lead_in()), still join bit for
- * bit. */
+ * found is followed), except a pair whose picture numbers (their places in
+ * the whole video) enclose a multiple of PYR_CHAIN, which keeps its base
+ * vectors, which depend on that pair alone (pyr_history_keeps_final()): a
+ * pair's fields depend on at most PYR_CHAIN pairs before it, and --segment
+ * pieces, which start SCD_HISTORY + 1 + PYR_CHAIN pictures early
+ * (omcti_segment_lead_in()) and number their pictures as the whole run
+ * does, still join bit for bit. */
 #ifndef PYR_L0_CTX
 #error "define PYR_L0_CTX and pyr_l0_sad() before including pyramid_level0.h"
 #endif

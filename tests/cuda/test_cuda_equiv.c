@@ -31,6 +31,7 @@
 #include "src/common.h"
 #include "src/frame.h"
 #include "src/motion/engine.h"
+#include "src/motion/pyramid_block.h"
 #include "tests/check.h"
 #include "tests/cuda/cuda_test_util.h"
 
@@ -274,10 +275,13 @@ static void run_interp_size(Ctx *c, int w, int h, int quick)
 
 static void run_size(Ctx *c, int w, int h, const int *ranges, int nranges, int quick)
 {
-    enum { N = 3 };
-    Image im[3][N];
+    /* N frames; the pyramid search runs NP of the motion clip, numbered
+     * 0 .. NP - 1, so that its chain (final vectors kept) and its restart
+     * at picture 8 run on both engines */
+    enum { N = 3, NP = PYR_CHAIN + 3 };
+    Image im[3][NP];
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < N; i++) {
+        for (int i = 0; i < (k == CONTENT_MOTION ? NP : N); i++) {
             im[k][i].w = w;
             im[k][i].h = h;
             im[k][i].y = malloc((size_t)w * h);
@@ -294,13 +298,14 @@ static void run_size(Ctx *c, int w, int h, const int *ranges, int nranges, int q
                         continue;
                     if (quick && k == CONTENT_NOISE)
                         continue;
-                    /* motion: a 3-frame clip with serials (cache reuse);
+                    /* motion: a clip with serials (cache reuse);
                      * the others: one pair with serial 0 (no caching). */
-                    run_clip(c, names[k], im[k], k == CONTENT_MOTION ? N : 2, blocks[bi],
-                             ranges[ri], (OmctiSearch)s, k == CONTENT_MOTION);
+                    const int n = k != CONTENT_MOTION ? 2 : s == OMCTI_SEARCH_PYRAMID ? NP : N;
+                    run_clip(c, names[k], im[k], n, blocks[bi], ranges[ri], (OmctiSearch)s,
+                             k == CONTENT_MOTION);
                 }
     for (int k = 0; k < 3; k++)
-        for (int i = 0; i < N; i++)
+        for (int i = 0; i < (k == CONTENT_MOTION ? NP : N); i++)
             free(im[k][i].y);
 }
 

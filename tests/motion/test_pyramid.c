@@ -15,6 +15,7 @@
  *     ends at the last multiple of PYR_CHAIN at or before its prev. */
 #include "motion_test_util.h"
 #include "src/motion/pyramid_block.h"
+#include "tests/texture.h"
 
 static int failures;
 
@@ -27,47 +28,13 @@ static int failures;
         }                                                                      \
     } while (0)
 
-/* Multi-octave value noise, bilinear between random grid points: texture
- * at every scale, so that the top level of the pyramid sees structure. */
-static uint8_t *make_texture(int w, int h, uint32_t seed)
-{
-    uint8_t *t = calloc((size_t)w * h, 1);
-    int *acc = calloc((size_t)w * h, sizeof *acc);
-    if (!t || !acc)
-        exit(1);
-    static const int cells[4] = { 96, 32, 10, 3 }, amp[4] = { 120, 70, 40, 20 };
-    uint64_t s = seed | 1;
-    for (int o = 0; o < 4; o++) {
-        const int c = cells[o], gw = w / c + 2, gh = h / c + 2;
-        int *g = malloc((size_t)gw * gh * sizeof *g);
-        if (!g)
-            exit(1);
-        for (int i = 0; i < gw * gh; i++)
-            g[i] = (int)(mt_rand(&s) % 256) - 128;
-        for (int y = 0; y < h; y++)
-            for (int x = 0; x < w; x++) {
-                const int gx = x / c, gy = y / c, fx = x % c, fy = y % c;
-                const int *r0 = g + gy * gw + gx, *r1 = r0 + gw;
-                const int top = r0[0] * (c - fx) + r0[1] * fx;
-                const int bot = r1[0] * (c - fx) + r1[1] * fx;
-                acc[(size_t)y * w + x] += (top * (c - fy) + bot * fy) * amp[o] / (c * c * 128);
-            }
-        free(g);
-    }
-    for (size_t i = 0; i < (size_t)w * h; i++) {
-        const int v = 128 + acc[i] / 2;
-        t[i] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v);
-    }
-    free(acc);
-    return t;
-}
 
 /* prev = the source at (ox, oy), next = the source at (ox - px, oy - py)
  * plus a moving square: content moves by (px, py) from prev to next. */
 static void make_pan(MtImage *a, MtImage *b, int w, int h, int px, int py, uint32_t seed)
 {
     const int m = 160, tw = w + 2 * m, th = h + 2 * m;
-    uint8_t *tex = make_texture(tw, th, seed);
+    uint8_t *tex = value_noise_texture(tw, th, seed);
     if (mt_image_alloc(a, w, h) < 0 || mt_image_alloc(b, w, h) < 0)
         exit(1);
     for (int y = 0; y < h; y++)
@@ -460,7 +427,7 @@ static void check_history(int w, int h, int block)
 {
     const int f0 = failures;
     enum { N = PYR_CHAIN + 3, FIRST = PYR_CHAIN - 3, S = 32, DX = 24 };
-    uint8_t *bg = make_texture(w, h, 77), *fine = make_texture(S * 4, S * 4, 78);
+    uint8_t *bg = value_noise_texture(w, h, 77), *fine = value_noise_texture(S * 4, S * 4, 78);
     MtImage im[N];
     OmctiFrame fr[N];
     const int pad = motion_required_pad(block, 16);
@@ -612,5 +579,12 @@ int main(void)
     check_pan();
     check_history(480, 272, 16);
     check_history(480, 272, 8);
+    /* the chain restarts at every pair whose numbers enclose a multiple of
+     * PYR_CHAIN, also where the picture of that number is missing */
+    const int64_t P = PYR_CHAIN;
+    CHECK(pyr_history_keeps_final(P + 1, P + 2) && pyr_history_keeps_final(P, P + 1) &&
+          !pyr_history_keeps_final(P - 1, P) && !pyr_history_keeps_final(2 * P - 1, 2 * P + 1) &&
+          !pyr_history_keeps_final(P - 2, P + 3) && pyr_history_keeps_final(0, P - 1),
+          "pyr_history_keeps_final(): the chain restarts at the wrong pairs");
     return failures ? 1 : 0;
 }
