@@ -385,25 +385,36 @@ static int64_t frame_ts(const AVFrame *f)
 }
 
 /* Drops pictures until the next one has timestamp ts; it becomes pending.
- * 1: found, 0: the first picture was already past ts (seek too late), < 0. */
-static int ff_skip_to(VideoReader *r, FFReader *p, int64_t ts, char *err, size_t errlen)
+ * 1: found, 0: start again from the first picture (the first picture was
+ * already past ts: the seek landed too late; or, unless last, damage on
+ * the way: a packet that did not decode, a concealed picture, or the
+ * stream's end before ts, where the whole run, which decoded the pictures
+ * before the key frame, may have got other pictures), < 0. */
+static int ff_skip_to(VideoReader *r, FFReader *p, int64_t ts, int last, char *err,
+                      size_t errlen)
 {
+    const int64_t bad = p->bad, concealed = p->concealed;
     for (int first = 1;; first = 0) {
         int ret = ffdec_next(r, p, err, errlen);
         if (ret < 0) return ret;
-        if (ret == 0)
+        if (ret == 0) {
+            if (!last)
+                return 0;
             return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the stream ended before the "
                              "picture at timestamp %lld (seek failed)", r->path, (long long)ts);
+        }
         const int64_t t = frame_ts(p->frame);
         if (t == AV_NOPTS_VALUE)
             return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': a decoded picture has no "
                              "timestamp; cannot seek exactly", r->path);
+        if (t > ts && first)
+            return 0;
+        if (t >= ts && !last && (p->bad > bad || p->concealed > concealed))
+            return 0;
         if (t == ts) {
             p->pending = 1;
             return 1;
         }
-        if (t > ts && first)
-            return 0;
         if (t > ts) {
             /* The picture at ts did not decode (damage): start at the next
              * one, as the whole run, which skips it too, goes on there. */
@@ -447,8 +458,11 @@ static int ff_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *er
     }
     const int64_t ts = ix->key[frame];
     /* The key frame at or before ts; decoding forward from it reaches ts.
-     * Should the demuxer land after ts (a sparse or wrong index), start
-     * again from the first picture. */
+     * Should the demuxer land after ts (a sparse or wrong index), or damage
+     * lie between the key frame and ts (a damaged key frame: the whole run
+     * conceals from the pictures before it, a seek cannot), start again
+     * from the first picture. */
+    const int64_t packets = p->packets, bad = p->bad, concealed = p->concealed;
     for (int attempt = 0; attempt < 2; attempt++) {
         const int64_t target = attempt ? ix->key[0] : ts;
         int ret = av_seek_frame(p->fmt, p->stream, target, AVSEEK_FLAG_BACKWARD);
@@ -457,7 +471,14 @@ static int ff_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *er
         if (ret < 0)
             return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, r->path, ret, "cannot seek");
         ff_reset_decoder(p);
-        if ((ret = ff_skip_to(r, p, ts, err, errlen)) < 0) return ret;
+        /* The damage counts of the warning: what this attempt reads (from
+         * the first picture: all of it, as the whole run counts). */
+        p->packets = attempt ? 0 : packets;
+        p->bad = attempt ? 0 : bad;
+        p->concealed = attempt ? 0 : concealed;
+        if (attempt)
+            p->leading = 0;
+        if ((ret = ff_skip_to(r, p, ts, attempt == 1, err, errlen)) < 0) return ret;
         if (ret == 1) {
             p->pictures = frame;   /* for the end-of-file check */
             return 0;
