@@ -137,7 +137,8 @@ OMCTI_API int omcti_send_picture(OmctiContext *ctx, const OmctiPicture *pic);
  * enclose a multiple of 8, so a conversion of part of a video (a segment)
  * that sends its first pictures with their numbers in the whole video
  * makes that part as the whole run does (omcti_segment_lead_in()). Numbers
- * should increase; a gap (a picture that did not decode) is allowed. */
+ * should not decrease (equal numbers are allowed; a decrease restarts the
+ * chain); a gap (a picture that did not decode) is allowed. */
 OMCTI_API int omcti_send_picture_at(OmctiContext *ctx, const OmctiPicture *pic, int64_t number);
 
 /* 1 when two pictures have been sent (a pair exists), else 0. */
@@ -183,7 +184,9 @@ OMCTI_API void omcti_set_cpu_flags_mask(unsigned mask);
  * send first (with omcti_send_picture_at() and their numbers in the whole
  * video), so that its output equals the whole video's there: the scene-cut
  * detector's bounded history, plus one, plus the motion search's history,
- * which goes back at most one period of its chain (docs/scale.md). */
+ * which goes back at most one period of its chain (docs/scale.md). The
+ * "plus one" also absorbs one picture of the lead-in that did not decode;
+ * with more lost there, the part may differ. */
 OMCTI_API int omcti_segment_lead_in(void);
 
 /* Whether an engine of that name can run here ("cpu", "cuda"): the number

@@ -9,10 +9,11 @@
  * (c) the pyramid kept for the next pair (frame serials) changes nothing;
  * (d) level 0's temporal candidates (pyramid_level0.h): a pair that follows
  *     its previous pair (serials) equals the reference given the vectors
- *     that pair kept (its final ones, its base ones before every
- *     PYR_CHAIN-th picture), the candidates change the fields where a small
- *     object moves fast, and a pair depends on no pair before the one that
- *     ends at the last multiple of PYR_CHAIN at or before its prev. */
+ *     that pair kept (its final ones, its base ones where its picture
+ *     numbers enclose a multiple of PYR_CHAIN), the candidates change the
+ *     fields where a small object moves fast, and a pair depends on no pair
+ *     before the one that encloses the last multiple of PYR_CHAIN at or
+ *     before its prev's number; and the rule itself on numbers with gaps. */
 #include "motion_test_util.h"
 #include "src/motion/pyramid_block.h"
 #include "tests/texture.h"
@@ -467,6 +468,7 @@ static void check_history(int w, int h, int block)
     int chain_differs = 0;
     for (int i = 0; i < N - 1; i++) {
         const int r = i & 1, wr = !r; /* read, write */
+        /* (consecutive numbers: the pair ending at a multiple restarts) */
         const int keep_final = (FIRST + i + 1) % PYR_CHAIN != 0;
         ref_build(&rp, &im[i], &im[i + 1]);
         if (i == 1) {
