@@ -21,8 +21,9 @@ int  pyramid_search_create(PyramidSearch **ps, const SadDSP *dsp, int width, int
 void pyramid_search_free(PyramidSearch **ps);
 
 /* Both fields of the pair; returns the absolute differences computed. The
- * pyramid of `next` and the pair's level-0 base vectors are kept for the
- * next pair when the serials are non-zero. */
+ * pyramid of `next` and the level-0 vectors the pair keeps (final, or base
+ * where its picture numbers enclose a multiple of PYR_CHAIN) are kept for
+ * the next pair when the serials are non-zero. */
 uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
                                  const OmctiFrame *next, MotionFields *out);
 

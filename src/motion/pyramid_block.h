@@ -41,7 +41,7 @@ enum {
     PYR_MAX_CAND = 10,   /* (0,0) + the parent's 3x3                      */
     PYR_HIST_CAND = 9,   /* level 0: the previous pair's 3x3 (pyramid_level0.h) */
     PYR_HIST_MARGIN = 1, /* ... must cost this many grey levels per pixel less */
-    PYR_CHAIN = 8,       /* level 0's history restarts every this many pictures */
+    PYR_CHAIN = 8,       /* level 0's chain restarts at multiples of this number */
 };
 
 /* The layout of MotionVector (src/motion/engine.h). */

@@ -102,8 +102,9 @@ static PyrVec ref_median3(const PyrVec *v, int nbx, int nby, int bx, int by)
     return m[best];
 }
 
-/* One field: cur = pyramid i, ref = the other; hist: the previous pair's
- * base vectors of this field (NULL: none); base: this pair's, written. */
+/* One field: cur = pyramid i, ref = the other; hist: the vectors the
+ * previous pair kept of this field (NULL: none); kept: what this pair keeps,
+ * written (its final vectors when keep_final, else its base vectors). */
 static void ref_field(const RefPyr *r, int i, int block, const PyrVec *hist, int keep_final,
                       PyrVec *kept, MotionField *out)
 {
