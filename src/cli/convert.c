@@ -213,10 +213,17 @@ static int run(Converter *c)
     io_printable(c->opt->input, name, sizeof name);
     /* A whole run follows the input's timestamps (variable frame rates);
      * a segment goes by frame numbers, which prepare_index() allows only
-     * for inputs on the nominal grid. */
+     * for inputs on the nominal grid. Both count from the video's start
+     * (the index's first timestamp, or the stream's start, the same on
+     * every file seen), not from the first picture that decodes: pictures
+     * that do not decode at the start (a recording cut inside a GOP, a
+     * damaged key frame) are slots held by the first picture that does,
+     * so the video stays in step with the audio, and a whole run gives
+     * the frames of its pieces. */
+    const int64_t start = c->ix ? c->ix->key[0] : info->has_start ? info->start_pts
+                                                                   : VIDEO_NO_PTS;
     c->timed = (!c->ix || c->ix_timed) &&
-               timed_init(&c->ti, in_fps, info->time_base,
-                          c->ix ? c->ix->key[0] : VIDEO_NO_PTS) == 0;
+               timed_init(&c->ti, in_fps, info->time_base, start) == 0;
     if (info->vfr && !c->quiet)
         fprintf(stderr, "omcti: note: '%s' has a variable frame rate; %s at a constant "
                 "%.3f fps\n", name, c->timed ? "output frames are placed by its timestamps"

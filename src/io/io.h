@@ -18,6 +18,11 @@ typedef struct VideoInfo {
     Rational fps;            /* frames per second (nominal)                */
     Rational time_base;      /* unit of the pictures' timestamps, 0/1 when
                                 they have none (y4m: the frame is the time) */
+    /* The video stream's start (its first timestamp, in time_base units),
+     * when has_start: where its first picture belongs, also when that
+     * picture does not decode; the audio copy is placed against it too. */
+    int has_start;
+    int64_t start_pts;
     Rational sar;            /* sample aspect ratio, 0/1 when unknown      */
     int64_t nb_frames;       /* best guess, -1 when unknown                */
     int has_audio;           /* an audio stream exists                     */

@@ -271,6 +271,37 @@ if have_ffmpeg_cli && "$Y4M" gen 640 360 200 25 1 > "$T/g.y4m" &&
     rm -f "$T"/pg*.y4m "$T"/pp*.y4m "$T"/pp*.y4m.sum "$T/g.y4m"
 fi
 
+# --- pictures that do not decode at the start keep their slots ------------
+# A first key frame that does not decode (or a recording cut inside a GOP)
+# loses the pictures up to the next key frame. The video still starts at the
+# stream's start, in step with the audio: those slots hold the first picture
+# that decodes, so a 6 s input gives 6 s of video, and the whole run gives
+# the frames of --workers (which count from the index's first timestamp).
+if have_ffmpeg_cli && ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -f lavfi \
+        -i sine=frequency=440 -t 6 -c:v libx264 -pix_fmt yuv420p -g 50 -bf 2 -c:a aac \
+        "$T/kf.mkv" 2>/dev/null; then
+    python3 - "$T/kf.mkv" "$T/kf0.mkv" <<'PY'
+import json, subprocess, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+pk = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                "packet=pos", "-of", "json", sys.argv[1]], capture_output=True, text=True).stdout)["packets"]
+pos = int(pk[0]["pos"])
+for i in range(pos + 4, pos + 8): d[i] ^= 0xa5   # after the block's header, the first NAL's length
+open(sys.argv[2], "wb").write(d)
+PY
+    "$OMCTI" -q -i "$T/kf0.mkv" -o "$T/kf1.y4m" 2>"$T/err"; rc=$?
+    n=$(ffprobe -v error -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$T/kf1.y4m")
+    [ $rc -eq 0 ] && grep -q "warning" "$T/err" && [ "$n" = 300 ] && ok ||
+        bad "first key frame lost: exit $rc, $n frames (wanted 300): $(cat "$T/err")"
+    "$OMCTI" -q -i "$T/kf0.mkv" -o "$T/kf2.y4m" --workers 2 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && cmp -s "$T/kf1.y4m" "$T/kf2.y4m" && ok ||
+        bad "first key frame lost, --workers 2: exit $rc, not the plain run's output: $(grep -v warning "$T/err")"
+    "$OMCTI" -q -i "$T/kf0.mkv" -o "$T/kf.mkv.out.mkv" 2>"$T/err"; rc=$?
+    v=$(ffprobe -v error -select_streams v -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$T/kf.mkv.out.mkv")
+    [ $rc -eq 0 ] && [ "$v" = 300 ] && ok || bad "first key frame lost, with audio: exit $rc, $v frames (wanted 300)"
+    rm -f "$T"/kf*
+fi
+
 # --- a playlist dressed as a video reads no other file (issue 13 leftover) --
 # An ffconcat list or an HLS playlist named .mp4 would make FFmpeg open the
 # files it names (here a "secret" beside it): refused with one line, no output.
