@@ -212,8 +212,9 @@ static int run(Converter *c)
     char name[1024];
     io_printable(c->opt->input, name, sizeof name);
     /* A whole run follows the input's timestamps (variable frame rates);
-     * a segment goes by frame numbers, which prepare_index() allows only
-     * for inputs on the nominal grid. Both count from the video's start
+     * a segment too, over the frame slots of the index, which
+     * prepare_index() allows only for inputs on the nominal grid (else by
+     * frame numbers). Both count from the video's start
      * (the index's first timestamp, or the stream's start, the same on
      * every file seen), not from the first picture that decodes: pictures
      * that do not decode at the start (a recording cut inside a GOP, a
@@ -394,35 +395,39 @@ static int prepare_index(Job *j)
         }
         ret = video_reader_index(r, &j->ix, j->err, sizeof j->err);
     }
-    /* Segments are planned and read by frame numbers, which is exact only
-     * for pictures on the nominal grid: a variable-rate input is converted
-     * in one run (where its timestamps place the frames). */
-    TimedInput ti;
-    if (ret == 0 && j->ix.kind == FRAME_INDEX_PTS && j->ix.key &&
-        timed_init(&ti, j->tl.in_fps, info->time_base, VIDEO_NO_PTS) == 0) {
-        int holes = 0;
-        for (int64_t k = 0; k < j->ix.count && !ti.off_grid; k++) {
-            timed_add(&ti, j->ix.key[k]);
-            holes |= ti.pos[1] != k * ti.unit;
-        }
-        /* Pictures on the grid, one per slot: placed by their timestamps
-         * as in the whole run, so pictures the decoder drops are bridged
-         * alike. Slots missing from the file itself (damage the demuxer
-         * skipped): by frame numbers, as before. */
-        j->ix_timed = !ti.off_grid && !holes;
-        if (ti.off_grid)
-            ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, "'%s' has a variable frame "
-                            "rate (its pictures are off the %.3f fps grid); --segment, --workers "
-                            "and farm need a constant one (convert it in one run)", o->input,
-                            rational_to_double(j->tl.in_fps));
+    /* Segments are planned over frame slots, which is exact only for
+     * pictures on the nominal grid: a variable-rate input is converted in
+     * one run (where its timestamps place the frames). Pictures are placed
+     * by their timestamps as in the whole run, so pictures the decoder
+     * drops are bridged alike; where the file itself lacks slots (damage
+     * the demuxer skipped, a recording's cut first packet), the ranges are
+     * planned over the slots and read as the index entries in them. With
+     * --frames (a count of pictures, as the whole run reads them) such a
+     * file goes by frame numbers. */
+    int64_t slots = 0;
+    int holes = -1;
+    if (ret == 0 && (holes = segment_index_slots(&j->ix, j->tl.in_fps, info->time_base,
+                                                 &j->ix_slot, &slots)) == OMCTI_ERR_NOMEM)
+        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "out of memory");
+    else if (holes == 2)
+        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, "'%s' has a variable frame "
+                        "rate (its pictures are off the %.3f fps grid); --segment, --workers "
+                        "and farm need a constant one (convert it in one run)", o->input,
+                        rational_to_double(j->tl.in_fps));
+    j->ix_timed = holes == 0 || (holes == 1 && o->max_frames < 0);
+    if (holes != 1 || o->max_frames >= 0) {
+        free(j->ix_slot);
+        j->ix_slot = NULL;
     }
     video_reader_close(&r);
     if (ret < 0) {
+        free(j->ix_slot);
+        j->ix_slot = NULL;
         frame_index_free(&j->ix);
         return ret;
     }
     j->have_ix = 1;
-    j->n = j->ix.count;
+    j->n = j->ix_slot ? slots : j->ix.count;
     if (o->max_frames >= 0 && o->max_frames < j->n) j->n = o->max_frames;
     if (j->n < 2)
         return set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, j->n ?
@@ -491,6 +496,8 @@ int cli_convert(int argc, char **argv)
     } else {
         segment_range(&j->tl, j->n, 0, 1, &j->range);
     }
+    if (j->ix_slot)
+        segment_range_to_index(&j->range, j->n, j->ix_slot, j->ix.count);
     /* Pieces get no audio (the join adds it); a whole run's parts do, and
      * its join copies the input's subtitles, metadata, chapters and rotation
      * too (from a file: a pipe cannot be read twice). */
@@ -538,6 +545,7 @@ int cli_convert(int argc, char **argv)
         ret = piece_sum_write(opt.output, key, j->err, sizeof j->err);
 out:
     if (j->have_ix) frame_index_free(&j->ix);
+    free(j->ix_slot);
     if (ret < 0 && cli_interrupted())
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_INTERRUPT,
                         "interrupted; the incomplete output was removed");

@@ -58,7 +58,10 @@ typedef struct Job {
     FrameIndex ix;
     int have_ix;
     int ix_timed;              /* see Converter                              */
-    int64_t n;                 /* input frames used (index, --frames)        */
+    int64_t *ix_slot;          /* the index's frame slots where it has holes
+                                  (segment_index_slots()), else NULL: then
+                                  its entries are the slots                 */
+    int64_t n;                 /* input frame slots used (index, --frames)   */
     Timeline tl;
     SegmentRange range;        /* this process's share of the output         */
     int devices[CLI_MAX_WORKERS]; /* device per worker (cuda), or -1        */

@@ -302,9 +302,17 @@ static int prepare(Farm *f)
         ret = video_reader_index(r, &ix, f->err, sizeof f->err);
         if (ret == 0) ret = frame_index_save(&ix, f->index, f->err, sizeof f->err);
     }
+    /* The tasks' count (convert.c prepare_index()): frame slots where the
+     * index has holes */
+    int64_t *slot = NULL, slots = 0;
+    f->n = ix.count;
+    if (ret == 0 && f->opt.max_frames < 0 &&
+        segment_index_slots(&ix, info->vfr ? timeline_vfr_rate(info->fps) : info->fps,
+                            info->time_base, &slot, &slots) == 1)
+        f->n = slots;
+    free(slot);
     video_reader_close(&r);
     if (ret < 0) return ret;
-    f->n = ix.count;
     frame_index_free(&ix);
     if (f->opt.max_frames >= 0 && f->opt.max_frames < f->n) f->n = f->opt.max_frames;
     if (f->n < 2)

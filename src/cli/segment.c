@@ -34,6 +34,51 @@ static void fill(const Timeline *tl, int64_t n, SegmentRange *r)
     r->read_to = r->end < n ? r->end + 1 : n;
 }
 
+int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_base,
+                        int64_t **slot, int64_t *n)
+{
+    *slot = NULL;
+    TimedInput ti;
+    if (ix->kind != FRAME_INDEX_PTS || !ix->key || ix->count < 1 ||
+        timed_init(&ti, in_fps, time_base, ix->key[0]) < 0)
+        return -1;
+    int64_t *s = malloc(sizeof *s * (size_t)ix->count);
+    if (!s) return OMCTI_ERR_NOMEM;
+    int holes = 0;
+    for (int64_t k = 0; k < ix->count; k++) {
+        timed_add(&ti, ix->key[k]);
+        if (ti.off_grid) {
+            free(s);
+            return 2;
+        }
+        s[k] = timed_last_frame(&ti);
+        holes |= s[k] != k;
+    }
+    *n = s[ix->count - 1] + 1;
+    *slot = s;
+    return holes;
+}
+
+/* The first entry whose slot is >= x (count when none). */
+static int64_t first_at(const int64_t *slot, int64_t count, int64_t x)
+{
+    int64_t lo = 0, hi = count;
+    while (lo < hi) {
+        const int64_t mid = lo + (hi - lo) / 2;
+        if (slot[mid] < x) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+void segment_range_to_index(SegmentRange *r, int64_t n, const int64_t *slot, int64_t count)
+{
+    const int64_t from = first_at(slot, count, r->first) - segment_overlap();
+    r->read_from = from > 0 ? from : 0;
+    const int64_t to = first_at(slot, count, r->end) + 1;
+    r->read_to = r->end < n && to < count ? to : count;
+}
+
 int segment_range(const Timeline *tl, int64_t n, int i, int count, SegmentRange *r)
 {
     if (n < 1 || count < 1 || i < 0 || i >= count) return -1;

@@ -1,7 +1,9 @@
 /* Segments of the output timeline (docs/scale.md).
  *
- * The n input frames are split into N near-equal ranges of originals:
- * segment I covers input positions [floor(I*n/N), floor((I+1)*n/N)), and
+ * The n input frame slots (the index's entries; over the slots of its
+ * timestamps where it has holes, segment_index_slots()) are split into N
+ * near-equal ranges: segment I covers input positions [floor(I*n/N),
+ * floor((I+1)*n/N)), and
  * outputs every output frame whose position i*step falls in that range
  * (timeline.h). Consecutive segments share their boundary, so every output
  * frame belongs to exactly one segment, and the pieces, in order, are the
@@ -21,9 +23,21 @@
 
 #include "src/cli/options.h"
 #include "src/cli/timeline.h"
+#include "src/io/io.h"
 
 /* The frames a segment reads before its range: omcti_segment_lead_in(). */
 int segment_overlap(void);
+
+/* The frame slot of every entry of an index with timestamps (FRAME_INDEX_PTS
+ * with keys), counted from its first as the whole run places its pictures
+ * (timeline.h, timed_add()): slot[k] for entry k (malloc'd, count entries;
+ * the caller frees it), and *n the slots (the last one's + 1). Returns 0, 1
+ * when some slots have no entry (holes: pictures missing from the file), 2
+ * when an entry lies off the nominal grid (a variable rate), -1 when the
+ * index has no timestamps to place (2 and -1: *slot NULL), or
+ * OMCTI_ERR_NOMEM. */
+int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_base,
+                        int64_t **slot, int64_t *n);
 
 typedef struct SegmentRange {
     int64_t first, end;        /* input positions [first, end)              */
@@ -38,6 +52,11 @@ int segment_range(const Timeline *tl, int64_t n, int i, int count, SegmentRange 
 /* The sub-range k of K of a range (for in-process workers). */
 void segment_split(const Timeline *tl, int64_t n, const SegmentRange *whole, int k, int K,
                    SegmentRange *r);
+/* A range over n frame slots (segment_index_slots()) turned into the index
+ * entries to decode: from segment_overlap() pictures before the first one
+ * at or after slot r->first (the lead-in is history in pictures, which a
+ * hole does not shorten), up to the first one at or after slot r->end. */
+void segment_range_to_index(SegmentRange *r, int64_t n, const int64_t *slot, int64_t count);
 /* 0 when all count segments hold output frames, else -1 with a message
  * naming the first empty one and the largest count that works. */
 int segment_check(const Timeline *tl, int64_t n, int count, const char *input, char *err,

@@ -108,6 +108,8 @@ int convert_workers(Job *j, const char *output, int copy_audio)
         SegmentRange r;
         segment_split(&j->tl, j->n, &j->range, k, K, &r);
         if (r.out_first == r.out_end) continue;   /* too short to share */
+        if (j->ix_slot)
+            segment_range_to_index(&r, j->n, j->ix_slot, j->ix.count);
         Converter *c = &cs[nparts];
         if (slots) {
             c->slots = slots;

@@ -302,6 +302,37 @@ PY
     rm -f "$T"/kf*
 fi
 
+# --- a file that lacks pictures (a cluster lost): pieces over frame slots --
+# The demuxer skips a damaged Matroska cluster: the index has a hole, and the
+# whole run places the pictures after it by their timestamps. --workers and
+# --segment plan over the same slots and read the index entries in theirs
+# (they went by frame numbers: fewer frames, another picture at each slot).
+if have_ffmpeg_cli && [ -f "$T/hb.mkv" ]; then
+    python3 - "$T/hb.mkv" "$T/hole.mkv" <<'PY'
+import json, subprocess, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+pk = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                "packet=pos", "-of", "json", sys.argv[1]], capture_output=True, text=True).stdout)["packets"]
+pos = int(pk[70]["pos"])
+for i in range(pos, pos + 4): d[i] ^= 0xa5   # the block's header: the demuxer loses its cluster
+open(sys.argv[2], "wb").write(d)
+PY
+    "$OMCTI" -q -i "$T/hole.mkv" -o "$T/ho1.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && grep -q "pictures are missing" "$T/err" && ok ||
+        bad "a lost cluster: exit $rc, no warning of missing pictures: $(cat "$T/err")"
+    "$OMCTI" -q -i "$T/hole.mkv" -o "$T/ho3.y4m" --workers 3 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && cmp -s "$T/ho1.y4m" "$T/ho3.y4m" && ok ||
+        bad "a lost cluster, --workers 3: exit $rc, not the plain run's output: $(grep -v warning "$T/err")"
+    pieces=""; rc=0
+    for i in 0 1 2 3 4 5 6; do
+        "$OMCTI" -q -y -i "$T/hole.mkv" -o "$T/hp$i.y4m" --segment $i/7 2>"$T/err" || { rc=$?; break; }
+        pieces="$pieces $T/hp$i.y4m"
+    done
+    [ $rc -eq 0 ] && "$OMCTI" join -q -y -o "$T/hpj.y4m" $pieces 2>>"$T/err" && cmp -s "$T/ho1.y4m" "$T/hpj.y4m" && ok ||
+        bad "a lost cluster, 7 pieces joined: exit $rc, not the plain run's output: $(grep -v warning "$T/err")"
+    rm -f "$T"/ho*.y4m "$T"/hp*.y4m "$T"/hp*.y4m.sum "$T/hole.mkv"
+fi
+
 # --- a playlist dressed as a video reads no other file (issue 13 leftover) --
 # An ffconcat list or an HLS playlist named .mp4 would make FFmpeg open the
 # files it names (here a "secret" beside it): refused with one line, no output.

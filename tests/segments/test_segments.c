@@ -2,6 +2,7 @@
  * many input lengths and rates, the segments' output ranges cover every
  * output frame exactly once, in order; each reads what its frames need
  * (its pairs and the scene-cut overlap); and the options parse. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "src/cli/options.h"
@@ -76,6 +77,49 @@ int main(void)
         next = part.out_end;
     }
     CHECK(&ts, next == whole.out_end, "split covers the segment");
+
+    /* An index with holes (slots 3..9 and 30 missing), 25 fps in 1/1000 s:
+     * its slots, and ranges over them read as the entries in them. */
+    {
+        int64_t key[40], *slot = NULL, ns = 0, want[40];
+        int m = 0;
+        for (int64_t t = 0; t < 42; t++)
+            if ((t < 3 || t > 9) && t != 30) {
+                want[m] = t;
+                key[m++] = 1000 + t * 40;          /* a stream that starts at 1 s */
+            }
+        FrameIndex ix = { .kind = FRAME_INDEX_PTS, .key = key, .count = m };
+        const int h = segment_index_slots(&ix, (Rational){ 25, 1 }, (Rational){ 1, 1000 },
+                                          &slot, &ns);
+        CHECK(&ts, h == 1 && ns == 42, "holes %d, %lld slots (wanted 1, 42)", h, (long long)ns);
+        for (int k = 0; h == 1 && k < m; k++)
+            CHECK(&ts, slot[k] == want[k], "entry %d at slot %lld (wanted %lld)", k,
+                  (long long)slot[k], (long long)want[k]);
+        /* every range reads overlap pictures before its first slot's picture
+         * and up to the picture at or after its end */
+        for (int N = 1; h == 1 && N <= 7; N++)
+            for (int i = 0; i < N; i++) {
+                SegmentRange r;
+                segment_range(&tl, ns, i, N, &r);
+                segment_range_to_index(&r, ns, slot, m);
+                int64_t first = 0, last = 0;
+                while (first < m && slot[first] < r.first) first++;
+                while (last < m - 1 && slot[last] < r.end) last++;
+                const int64_t from = first - overlap > 0 ? first - overlap : 0;
+                CHECK(&ts, r.read_from == from && r.read_to == (r.end < ns ? last + 1 : m),
+                      "N=%d seg %d: reads [%lld, %lld), wanted [%lld, %lld)", N, i,
+                      (long long)r.read_from, (long long)r.read_to, (long long)from,
+                      (long long)(r.end < ns ? last + 1 : m));
+            }
+        free(slot);
+        key[5] += 7;                               /* off the grid: a variable rate */
+        CHECK(&ts, segment_index_slots(&ix, (Rational){ 25, 1 }, (Rational){ 1, 1000 }, &slot,
+                                       &ns) == 2 && !slot, "off the grid");
+        key[5] -= 7;
+        ix.key = NULL;
+        CHECK(&ts, segment_index_slots(&ix, (Rational){ 25, 1 }, (Rational){ 1, 1000 }, &slot,
+                                       &ns) == -1 && !slot, "no timestamps");
+    }
 
     /* Options. */
     CliOptions o;

@@ -75,6 +75,28 @@ printf '\x55' | dd of="$T/w2/piece-0001.$EXT" bs=1 seek=$((size - 100)) conv=not
 expect "damaged piece redone" "grep -q 'segments 1 of 4 submitted' '$T/out'"
 expect "after repair frames = single run" "same '$T/whole.$EXT' '$T/f.$EXT'"
 
+# 4b. a file that lacks pictures (a damaged Matroska cluster the demuxer
+#     skips: the index has a hole): the farm plans over the frame slots as
+#     its tasks do, and the pieces join into the single run's frames
+if [ "$HAVE_FFMPEG" = 1 ]; then
+    ffmpeg -v error -y -f lavfi -i testsrc=size=160x120:rate=25 -t 6 -c:v libx264 \
+        -pix_fmt yuv420p -g 50 -bf 2 "$T/hb.mkv"
+    python3 - "$T/hb.mkv" "$T/hole.mkv" <<'PY'
+import json, subprocess, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+pk = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                "packet=pos", "-of", "json", sys.argv[1]], capture_output=True, text=True).stdout)["packets"]
+pos = int(pk[70]["pos"])
+for i in range(pos, pos + 4): d[i] ^= 0xa5
+open(sys.argv[2], "wb").write(d)
+PY
+    "$OMCTI" -q -i "$T/hole.mkv" -o "$T/hole-whole.y4m" 2>/dev/null
+    "$OMCTI" farm -q -i "$T/hole.mkv" --segments 4 --wait --poll 0.2 --threads 1 \
+        -o "$T/hole-farm.y4m" --workdir "$T/w4" >"$T/out" 2>"$T/err"
+    expect "farm, a file with a hole: exits 0" "[ $? -eq 0 ] || { cat '$T/err' >&2; false; }"
+    expect "farm, a file with a hole: the single run's frames" "cmp -s '$T/hole-whole.y4m' '$T/hole-farm.y4m'"
+fi
+
 # 5. hostile names: a workdir and output with '%', quotes, '$(' and a space
 #    (Slurm's log-name patterns and the job scripts' shell quoting)
 H="$T/w 100%j '\$(touch PWNED)\"x"
