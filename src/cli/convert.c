@@ -122,6 +122,8 @@ static int feed(Converter *c)
      * frame number. */
     int64_t number = c->base + c->have;
     if (c->timed) {
+        if (!c->ix && !c->have)
+            timed_set_origin(&c->ti, async_reader_origin(c->reader));
         timed_add(&c->ti, async_reader_pts(c->reader));
         number = timed_last_frame(&c->ti);
     }
@@ -214,17 +216,15 @@ static int run(Converter *c)
     /* A whole run follows the input's timestamps (variable frame rates);
      * a segment too, over the frame slots of the index, which
      * prepare_index() allows only for inputs on the nominal grid (else by
-     * frame numbers). Both count from the video's start
-     * (the index's first timestamp, or the stream's start, the same on
-     * every file seen), not from the first picture that decodes: pictures
-     * that do not decode at the start (a recording cut inside a GOP, a
-     * damaged key frame) are slots held by the first picture that does,
-     * so the video stays in step with the audio, and a whole run gives
-     * the frames of its pieces. */
-    const int64_t start = c->ix ? c->ix->key[0] : info->has_start ? info->start_pts
-                                                                   : VIDEO_NO_PTS;
+     * frame numbers). Both count from the video's start: the index's first
+     * timestamp, or in a whole run the reader's origin (feed()), not the
+     * first picture that decodes: pictures that do not decode at the start
+     * (a recording cut inside a GOP, a damaged key frame) are slots held by
+     * the first picture that does, and a whole run gives the frames of its
+     * pieces. */
     c->timed = (!c->ix || c->ix_timed) &&
-               timed_init(&c->ti, in_fps, info->time_base, start) == 0;
+               timed_init(&c->ti, in_fps, info->time_base,
+                          c->ix ? c->ix->key[0] : VIDEO_NO_PTS) == 0;
     if (info->vfr && !c->quiet)
         fprintf(stderr, "omcti: note: '%s' has a variable frame rate; %s at a constant "
                 "%.3f fps\n", name, c->timed ? "output frames are placed by its timestamps"
@@ -402,8 +402,8 @@ static int prepare_index(Job *j)
      * drops are bridged alike; where the file itself lacks slots (damage
      * the demuxer skipped, a recording's cut first packet), the ranges are
      * planned over the slots and read as the index entries in them. With
-     * --frames (a count of pictures, as the whole run reads them) such a
-     * file goes by frame numbers. */
+     * --frames below its count (a count of pictures, as the whole run reads
+     * them) such a file goes by frame numbers. */
     int64_t slots = 0;
     int holes = -1;
     if (ret == 0 && (holes = segment_index_slots(&j->ix, j->tl.in_fps, info->time_base,
@@ -414,8 +414,10 @@ static int prepare_index(Job *j)
                         "rate (its pictures are off the %.3f fps grid); --segment, --workers "
                         "and farm need a constant one (convert it in one run)", o->input,
                         rational_to_double(j->tl.in_fps));
-    j->ix_timed = holes == 0 || (holes == 1 && o->max_frames < 0);
-    if (holes != 1 || o->max_frames >= 0) {
+    /* --frames below the pictures of the file limits them */
+    const int limited = o->max_frames >= 0 && o->max_frames < j->ix.count;
+    j->ix_timed = holes == 0 || (holes == 1 && !limited);
+    if (holes != 1 || limited) {
         free(j->ix_slot);
         j->ix_slot = NULL;
     }
@@ -428,7 +430,7 @@ static int prepare_index(Job *j)
     }
     j->have_ix = 1;
     j->n = j->ix_slot ? slots : j->ix.count;
-    if (o->max_frames >= 0 && o->max_frames < j->n) j->n = o->max_frames;
+    if (limited) j->n = o->max_frames;
     if (j->n < 2)
         return set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, j->n ?
                          "'%s' has only one video frame; at least two are needed" :

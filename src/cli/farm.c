@@ -285,7 +285,7 @@ static int prepare(Farm *f)
     /* The frame index: reused when it still describes the input. */
     snprintf(f->index, sizeof f->index, "%s/frames.idx", f->dir_abs);
     VideoReader *r = NULL;
-    FrameIndex ix;
+    FrameIndex ix = { 0 };
     if ((ret = video_reader_open(&r, f->in_abs, f->err, sizeof f->err)) < 0) return ret;
     Timeline tl;
     const VideoInfo *info = video_reader_info(r);
@@ -302,19 +302,23 @@ static int prepare(Farm *f)
         ret = video_reader_index(r, &ix, f->err, sizeof f->err);
         if (ret == 0) ret = frame_index_save(&ix, f->index, f->err, sizeof f->err);
     }
+    if (ret < 0) {
+        video_reader_close(&r);
+        frame_index_free(&ix);
+        return ret;
+    }
     /* The tasks' count (convert.c prepare_index()): frame slots where the
      * index has holes */
     int64_t *slot = NULL, slots = 0;
-    f->n = ix.count;
-    if (ret == 0 && f->opt.max_frames < 0 &&
+    const int limited = f->opt.max_frames >= 0 && f->opt.max_frames < ix.count;
+    f->n = limited ? f->opt.max_frames : ix.count;
+    if (!limited &&
         segment_index_slots(&ix, info->vfr ? timeline_vfr_rate(info->fps) : info->fps,
                             info->time_base, &slot, &slots) == 1)
         f->n = slots;
     free(slot);
     video_reader_close(&r);
-    if (ret < 0) return ret;
     frame_index_free(&ix);
-    if (f->opt.max_frames >= 0 && f->opt.max_frames < f->n) f->n = f->opt.max_frames;
     if (f->n < 2)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s' has fewer than two "
                          "video frames", f->input);

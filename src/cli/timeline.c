@@ -87,6 +87,14 @@ int timed_init(TimedInput *ti, Rational in_fps, Rational time_base, int64_t pts0
     return 0;
 }
 
+void timed_set_origin(TimedInput *ti, int64_t pts0)
+{
+    if (ti->n == 0 && pts0 != INT64_MIN) {
+        ti->pts0 = pts0;
+        ti->have_pts0 = 1;
+    }
+}
+
 void timed_add(TimedInput *ti, int64_t pts)
 {
     const int64_t k = ti->n;

@@ -53,6 +53,10 @@ typedef struct TimedInput {
  * pts0: the time of position 0 (a segment: the file's first picture), or
  * INT64_MIN for the first picture placed. */
 int  timed_init(TimedInput *ti, Rational in_fps, Rational time_base, int64_t pts0);
+/* Sets the time of position 0 before the first picture is placed (a whole
+ * run: the reader's origin, video_reader_origin()); INT64_MIN leaves it to
+ * the first picture. */
+void timed_set_origin(TimedInput *ti, int64_t pts0);
 /* Places the next picture (pts: VIDEO_NO_PTS-style INT64_MIN when none;
  * a missing or non-increasing one is put a nominal frame after the last). */
 void timed_add(TimedInput *ti, int64_t pts);

@@ -109,6 +109,7 @@ struct AsyncReader {
     const IoCancel *cancel;
     int width, height;      /* the ring's pictures, allocated on the first */
     int64_t pts[16];        /* each slot's timestamp (depth <= 16)         */
+    int64_t origin[16];     /* and the reader's origin at it              */
     char err[1024];
 };
 
@@ -139,8 +140,10 @@ static void *reader_main(void *arg)
         } else if (ret > 0) {
             picture_copy(&ar->q.pics[slot], &in);
         }
-        if (ret > 0)
+        if (ret > 0) {
             ar->pts[slot] = video_reader_pts(ar->r);
+            ar->origin[slot] = video_reader_origin(ar->r);
+        }
         pthread_mutex_lock(&ar->lock);
         if (ret > 0) {
             ar->q.count++;
@@ -212,6 +215,11 @@ int async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errl
 int64_t async_reader_pts(const AsyncReader *ar)
 {
     return ar->pts[ar->q.head];
+}
+
+int64_t async_reader_origin(const AsyncReader *ar)
+{
+    return ar->origin[ar->q.head];
 }
 
 void async_reader_stop(AsyncReader **par)

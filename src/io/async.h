@@ -22,6 +22,8 @@ int  async_reader_start(AsyncReader **ar, VideoReader *r, int depth, const IoCan
 int  async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errlen);
 /* The timestamp of the picture the last next() returned (video_reader_pts). */
 int64_t async_reader_pts(const AsyncReader *ar);
+/* The reader's video_reader_origin() as of that picture. */
+int64_t async_reader_origin(const AsyncReader *ar);
 void async_reader_stop(AsyncReader **ar);
 
 /* Starts a thread that writes pictures of w x h to vw. */

@@ -213,6 +213,12 @@ int ffdec_next(const VideoReader *r, FFReader *p, char *err, size_t errlen)
             p->truncated |= p->fmt->pb && avio_feof(p->fmt->pb);
         if (p->pkt->pts != AV_NOPTS_VALUE)
             p->end_ts = FFMAX(p->end_ts, p->pkt->pts + FFMAX(p->pkt->duration, 0));
+        if (!p->pictures && !p->got_one && p->pkt->pts != AV_NOPTS_VALUE &&
+            !(p->pkt->flags & AV_PKT_FLAG_DISCARD) &&
+            (!p->have_first_min || p->pkt->pts < p->first_min)) {
+            p->first_min = p->pkt->pts;
+            p->have_first_min = 1;
+        }
         p->packets++;
         ret = avcodec_send_packet(p->dec, p->pkt);
         av_packet_unref(p->pkt);
@@ -293,6 +299,8 @@ static int ff_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)
            : f->pts != AV_NOPTS_VALUE ? f->pts : VIDEO_NO_PTS;
     if (prev != VIDEO_NO_PTS && r->pts != VIDEO_NO_PTS && r->pts - prev > p->max_gap)
         p->max_gap = r->pts - prev;
+    if (!p->pictures && !p->seeked && r->pts != VIDEO_NO_PTS)
+        r->origin = p->have_first_min && p->first_min < r->pts ? p->first_min : r->pts;
     p->pictures++;
     return 1;
 }
@@ -328,6 +336,13 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
     ix->key = malloc(sizeof *ix->key * (size_t)cap);
     if (!pkt || !ix->key) {
         ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    /* Formats whose streams appear with their packets (MPEG-PS, FLV):
+     * probed as the reader was, the probe's packets come back first. */
+    if ((unsigned)p->stream >= fmt->nb_streams && (ret = avformat_find_stream_info(fmt, NULL)) < 0) {
+        ret = ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, r->path, ret, "cannot read the stream "
+                           "information");
         goto done;
     }
     if ((unsigned)p->stream >= fmt->nb_streams) {
@@ -443,6 +458,7 @@ static int ff_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *er
         return set_error(err, errlen, OMCTI_ERR_STATE, "'%s': seek after reading", r->path);
     if (frame == 0)
         return 0;
+    p->seeked = 1;
     if (!ix->key) {
         /* No timestamps: decode from the start and drop frame pictures. */
         OmctiPicture pic;
@@ -458,27 +474,43 @@ static int ff_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *er
     }
     const int64_t ts = ix->key[frame];
     /* The key frame at or before ts; decoding forward from it reaches ts.
-     * Should the demuxer land after ts (a sparse or wrong index), or damage
-     * lie between the key frame and ts (a damaged key frame: the whole run
-     * conceals from the pictures before it, a seek cannot), start again
-     * from the first picture. */
+     * Demuxers without a key frame index land after ts: MPEG-TS searches
+     * by packet timestamps and the decoder starts at the next key frame
+     * (H.264 and MPEG-2 in TS land late on nearly every seek), so the seek
+     * steps back 16, 64 and 256 frames of the index. Should it still land
+     * after ts, or damage lie between the key frame and ts (a damaged key
+     * frame: the whole run conceals from the pictures before it, a seek
+     * cannot), start again from the first picture: by its timestamp (-1),
+     * or from the first byte (-2) where that seek lands late too (TS). */
+    static const int64_t back[] = { 0, 16, 64, 256, -1, -2 };
     const int64_t packets = p->packets, bad = p->bad, concealed = p->concealed;
-    for (int attempt = 0; attempt < 2; attempt++) {
-        const int64_t target = attempt ? ix->key[0] : ts;
-        int ret = av_seek_frame(p->fmt, p->stream, target, AVSEEK_FLAG_BACKWARD);
-        if (ret < 0 && attempt)
-            ret = avformat_seek_file(p->fmt, p->stream, INT64_MIN, ix->key[0], ix->key[0], 0);
+    const int64_t leading = p->leading;
+    for (size_t a = 0; a < sizeof back / sizeof back[0]; a++) {
+        const int from_start = back[a] < 0;
+        if (!from_start && a > 0 && frame - back[a - 1] <= 0)
+            continue;                      /* the last step reached frame 0 */
+        if (back[a] == -2 && (p->fmt->iformat->flags & AVFMT_NO_BYTE_SEEK))
+            break;
+        const int64_t target = from_start ? ix->key[0]
+                                          : ix->key[frame > back[a] ? frame - back[a] : 0];
+        int ret;
+        if (back[a] == -2) {
+            ret = av_seek_frame(p->fmt, -1, 0, AVSEEK_FLAG_BYTE);
+        } else {
+            ret = av_seek_frame(p->fmt, p->stream, target, AVSEEK_FLAG_BACKWARD);
+            if (ret < 0 && from_start)
+                ret = avformat_seek_file(p->fmt, p->stream, INT64_MIN, target, target, 0);
+        }
         if (ret < 0)
             return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, r->path, ret, "cannot seek");
         ff_reset_decoder(p);
         /* The damage counts of the warning: what this attempt reads (from
          * the first picture: all of it, as the whole run counts). */
-        p->packets = attempt ? 0 : packets;
-        p->bad = attempt ? 0 : bad;
-        p->concealed = attempt ? 0 : concealed;
-        if (attempt)
-            p->leading = 0;
-        if ((ret = ff_skip_to(r, p, ts, attempt == 1, err, errlen)) < 0) return ret;
+        p->packets = from_start ? 0 : packets;
+        p->bad = from_start ? 0 : bad;
+        p->concealed = from_start ? 0 : concealed;
+        p->leading = from_start ? 0 : leading;
+        if ((ret = ff_skip_to(r, p, ts, from_start, err, errlen)) < 0) return ret;
         if (ret == 1) {
             p->pictures = frame;   /* for the end-of-file check */
             return 0;

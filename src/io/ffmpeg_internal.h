@@ -42,6 +42,10 @@ typedef struct FFReader {
     int64_t concealed;         /* pictures passed on with concealment     */
     int64_t leading;           /* broken pictures before the first clean one */
     int got_one;               /* a clean picture was decoded             */
+    int seeked;                /* a seek moved the reader                 */
+    int have_first_min;        /* first_min holds a packet's timestamp    */
+    int64_t first_min;         /* the smallest packet timestamp before the
+                                  first picture (video_reader_origin())   */
     int64_t pictures;          /* pictures returned                       */
     int in_a_row;              /* consecutive decode errors               */
 } FFReader;

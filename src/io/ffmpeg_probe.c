@@ -262,8 +262,6 @@ static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int 
     if (valid_q(st->time_base)) {
         vi->time_base.num = st->time_base.num;
         vi->time_base.den = st->time_base.den;
-        vi->has_start = st->start_time != AV_NOPTS_VALUE;
-        vi->start_pts = vi->has_start ? st->start_time : 0;
     }
     AVRational sar = av_guess_sample_aspect_ratio(p->fmt, (AVStream *)st, p->frame);
     if (valid_q(sar)) {

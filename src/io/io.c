@@ -44,6 +44,7 @@ VideoReader *video_reader_new(const VideoReaderOps *ops, const char *path)
     r->info.interlace = '?';
     r->info.time_base = (Rational){ 0, 1 };
     r->pts = VIDEO_NO_PTS;
+    r->origin = VIDEO_NO_PTS;
     if (!r->path) {
         free(r);
         return NULL;
@@ -181,6 +182,11 @@ const VideoInfo *video_reader_info(const VideoReader *r)
 int64_t video_reader_pts(const VideoReader *r)
 {
     return r->pts;
+}
+
+int64_t video_reader_origin(const VideoReader *r)
+{
+    return r->origin;
 }
 
 int video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)

@@ -18,11 +18,6 @@ typedef struct VideoInfo {
     Rational fps;            /* frames per second (nominal)                */
     Rational time_base;      /* unit of the pictures' timestamps, 0/1 when
                                 they have none (y4m: the frame is the time) */
-    /* The video stream's start (its first timestamp, in time_base units),
-     * when has_start: where its first picture belongs, also when that
-     * picture does not decode; the audio copy is placed against it too. */
-    int has_start;
-    int64_t start_pts;
     Rational sar;            /* sample aspect ratio, 0/1 when unknown      */
     int64_t nb_frames;       /* best guess, -1 when unknown                */
     int has_audio;           /* an audio stream exists                     */
@@ -74,6 +69,13 @@ int  video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errl
  * VIDEO_NO_PTS. */
 #define VIDEO_NO_PTS INT64_MIN
 int64_t video_reader_pts(const VideoReader *r);
+/* Where the video starts, once a picture was read from the beginning: the
+ * smallest timestamp among the first picture's and those of the packets
+ * read up to it. A picture at the start that does not decode (a damaged
+ * key frame, a recording cut inside a GOP) keeps its slot so; it is the
+ * index's first timestamp (FrameIndex key[0]) wherever those packets hold
+ * the smallest one. VIDEO_NO_PTS when unknown (no timestamps, a seek). */
+int64_t video_reader_origin(const VideoReader *r);
 void video_reader_close(VideoReader **r);
 
 /* An exact frame count and a seek table, for converting one segment of a

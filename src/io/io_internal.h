@@ -23,6 +23,7 @@ struct VideoReader {
     char *path;
     const IoCancel *cancel;
     int64_t pts;       /* of the last picture read, or VIDEO_NO_PTS         */
+    int64_t origin;    /* video_reader_origin()                             */
     void *priv;
 };
 

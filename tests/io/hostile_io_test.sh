@@ -273,10 +273,10 @@ fi
 
 # --- pictures that do not decode at the start keep their slots ------------
 # A first key frame that does not decode (or a recording cut inside a GOP)
-# loses the pictures up to the next key frame. The video still starts at the
-# stream's start, in step with the audio: those slots hold the first picture
-# that decodes, so a 6 s input gives 6 s of video, and the whole run gives
-# the frames of --workers (which count from the index's first timestamp).
+# loses the pictures up to the next key frame. The video still starts at its
+# first packet's time: those slots hold the first picture that decodes, so a
+# 6 s input gives 6 s of video, and the whole run gives the frames of
+# --workers (which count from the index's first timestamp).
 if have_ffmpeg_cli && ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -f lavfi \
         -i sine=frequency=440 -t 6 -c:v libx264 -pix_fmt yuv420p -g 50 -bf 2 -c:a aac \
         "$T/kf.mkv" 2>/dev/null; then

@@ -248,6 +248,29 @@ else
     frames "$T/w.mkv" > "$T/w.md5"
     expect "--workers 3 to mkv: the single run's frames" "cmp -s '$T/whole.md5' '$T/w.md5'"
     expect "--workers to mkv leaves no parts" "[ -z \"\$(ls -A '$T' | grep omcti-parts)\" ]"
+    # MPEG-TS has no key frame index: its seeks land after the target's key
+    # frame and step back through the index (src/io/ffmpeg_decode.c ff_seek);
+    # MPEG-2 with open GOPs and H.264, 120 frames, the pieces start at many
+    # places between key frames
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=176x144:rate=25 -frames:v 120 \
+        -c:v mpeg2video -g 15 -bf 2 "$T/m2.ts"
+    check_file "MPEG-2 in TS -g 15 -bf 2" "$T/m2.ts"
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=176x144:rate=25 -frames:v 120 \
+        -c:v libx264 -g 30 -bf 2 -pix_fmt yuv420p "$T/h264.ts"
+    check_file "H.264 in TS -g 30 -bf 2" "$T/h264.ts"
+    # MPEG-PS and FLV create their streams with the first packets: the
+    # demux-only pass probes them as the reader does (it failed: "the video
+    # stream is not found again")
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 60 \
+        -c:v mpeg2video -g 15 -bf 2 "$T/ps.mpg"
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 60 \
+        -c:v libx264 -g 25 -bf 2 -pix_fmt yuv420p "$T/v.flv"
+    for f in ps.mpg v.flv; do
+        "$OMCTI" -q -y -i "$T/$f" -o "$T/fw1.y4m" 2>"$T/err"
+        "$OMCTI" -q -y -i "$T/$f" -o "$T/fw2.y4m" --workers 2 2>>"$T/err"
+        expect "$f --workers 2: the single run's frames" "cmp -s '$T/fw1.y4m' '$T/fw2.y4m' || { cat '$T/err' >&2; false; }"
+    done
+    rm -f "$T"/fw*.y4m
     if [ -f "$SAMPLES/foreman_cif.mkv" ]; then
         check_file "foreman_cif" "$SAMPLES/foreman_cif.mkv" --frames $F
     else
