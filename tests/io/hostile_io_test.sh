@@ -214,6 +214,17 @@ PY
 fi
 
 # --- item 12: packets the decoder rejects: --workers converts what a plain run does --
+# pieces_equal IN PREFIX WHOLE NAME: 7 --segment pieces of IN (T/PREFIXi.y4m)
+# joined give the single run's output WHOLE
+pieces_equal() {
+    local in=$1 pre=$2 whole=$3 name=$4 pieces="" rc=0 i
+    for i in 0 1 2 3 4 5 6; do
+        "$OMCTI" -q -y -i "$in" -o "$T/$pre$i.y4m" --segment $i/7 2>"$T/err" || { rc=$?; break; }
+        pieces="$pieces $T/$pre$i.y4m"
+    done
+    [ $rc -eq 0 ] && "$OMCTI" join -q -y -o "$T/${pre}j.y4m" $pieces 2>>"$T/err" && cmp -s "$whole" "$T/${pre}j.y4m" && ok ||
+        bad "$name, 7 pieces joined: exit $rc, not the plain run's output: $(grep -v warning "$T/err")"
+}
 # garble IN OUT: 16 bytes garbled inside every 40th packet from the 30th (headers intact)
 garble() {
     python3 - "$1" "$2" <<'PY'
@@ -261,13 +272,7 @@ if have_ffmpeg_cli && "$Y4M" gen 640 360 200 25 1 > "$T/g.y4m" &&
     # 7 pieces: the last one starts at a key frame that did not decode (the
     # whole run conceals from the pictures before it; the piece decodes
     # from the first picture instead of failing)
-    pieces=""; rc=0
-    for i in 0 1 2 3 4 5 6; do
-        "$OMCTI" -q -y -i "$T/pg.mkv" -o "$T/pp$i.y4m" --segment $i/7 2>"$T/err" || { rc=$?; break; }
-        pieces="$pieces $T/pp$i.y4m"
-    done
-    [ $rc -eq 0 ] && "$OMCTI" join -q -y -o "$T/ppj.y4m" $pieces 2>>"$T/err" && cmp -s "$T/pg1.y4m" "$T/ppj.y4m" && ok ||
-        bad "damaged packets 640x360, 7 pieces joined: exit $rc, not the plain run's output: $(grep -v warning "$T/err")"
+    pieces_equal "$T/pg.mkv" pp "$T/pg1.y4m" "damaged packets 640x360"
     rm -f "$T"/pg*.y4m "$T"/pp*.y4m "$T"/pp*.y4m.sum "$T/g.y4m"
 fi
 
@@ -323,13 +328,7 @@ PY
     "$OMCTI" -q -i "$T/hole.mkv" -o "$T/ho3.y4m" --workers 3 2>"$T/err"; rc=$?
     [ $rc -eq 0 ] && cmp -s "$T/ho1.y4m" "$T/ho3.y4m" && ok ||
         bad "a lost cluster, --workers 3: exit $rc, not the plain run's output: $(grep -v warning "$T/err")"
-    pieces=""; rc=0
-    for i in 0 1 2 3 4 5 6; do
-        "$OMCTI" -q -y -i "$T/hole.mkv" -o "$T/hp$i.y4m" --segment $i/7 2>"$T/err" || { rc=$?; break; }
-        pieces="$pieces $T/hp$i.y4m"
-    done
-    [ $rc -eq 0 ] && "$OMCTI" join -q -y -o "$T/hpj.y4m" $pieces 2>>"$T/err" && cmp -s "$T/ho1.y4m" "$T/hpj.y4m" && ok ||
-        bad "a lost cluster, 7 pieces joined: exit $rc, not the plain run's output: $(grep -v warning "$T/err")"
+    pieces_equal "$T/hole.mkv" hp "$T/ho1.y4m" "a lost cluster"
     rm -f "$T"/ho*.y4m "$T"/hp*.y4m "$T"/hp*.y4m.sum "$T/hole.mkv"
 fi
 
