@@ -34,16 +34,19 @@ if have_ffmpeg_cli; then
 fi
 
 # --- item 4: an output that appears during the run is never replaced -------
-# The stream stalls after a few frames (the output is open by then); the
-# file appears; then the stream ends and the run must keep its result aside.
+# The stream stalls after a few frames until the run's temporary file exists
+# (the output is open then; a fixed wait lost the race under the sanitizers);
+# the file appears; then the stream ends and the run must keep its result aside.
 appears_meanwhile() {   # NAME OUTPUT [omcti options]
     local name=$1 out=$2; shift 2
-    rm -f "$out"
-    { head -c $((HDR + 4 * FRAME)) "$T/s.y4m"; sleep 1.5; tail -c +$((HDR + 4 * FRAME + 1)) "$T/s.y4m"; } |
+    local base=${out##*/}
+    rm -f "$out" "$T/.${base%.*}".omcti-*
+    { head -c $((HDR + 4 * FRAME)) "$T/s.y4m"
+      for _ in $(seq 600); do ls "$T/.${base%.*}".omcti-* >/dev/null 2>&1 && break; sleep 0.05; done
+      echo PRECIOUS > "$out"
+      tail -c +$((HDR + 4 * FRAME + 1)) "$T/s.y4m"; } |
         "$OMCTI" -q -i - -o "$out" "$@" 2>"$T/err" &
     local pid=$!
-    sleep 0.7
-    echo PRECIOUS > "$out"
     wait $pid; local rc=$?
     [ $rc -eq 1 ] && ok || bad "$name: exit $rc, wanted 1: $(head -c 300 "$T/err")"
     [ "$(cat "$out")" = PRECIOUS ] && ok || bad "$name: the file that appeared was replaced"
