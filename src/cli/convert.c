@@ -404,23 +404,16 @@ static int prepare_index(Job *j)
      * planned over the slots and read as the index entries in them. With
      * --frames below its count (a count of pictures, as the whole run reads
      * them) such a file goes by frame numbers. */
-    int64_t slots = 0;
     int holes = -1;
-    if (ret == 0 && (holes = segment_index_slots(&j->ix, j->tl.in_fps, info->time_base,
-                                                 &j->ix_slot, &slots)) == OMCTI_ERR_NOMEM)
+    if (ret == 0 && (holes = segment_plan_frames(&j->ix, j->tl.in_fps, info->time_base,
+                                                 o->max_frames, &j->ix_slot, &j->n,
+                                                 &j->ix_timed)) == OMCTI_ERR_NOMEM)
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "out of memory");
     else if (holes == 2)
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, "'%s' has a variable frame "
                         "rate (its pictures are off the %.3f fps grid); --segment, --workers "
                         "and farm need a constant one (convert it in one run)", o->input,
                         rational_to_double(j->tl.in_fps));
-    /* --frames below the pictures of the file limits them */
-    const int limited = o->max_frames >= 0 && o->max_frames < j->ix.count;
-    j->ix_timed = holes == 0 || (holes == 1 && !limited);
-    if (holes != 1 || limited) {
-        free(j->ix_slot);
-        j->ix_slot = NULL;
-    }
     video_reader_close(&r);
     if (ret < 0) {
         free(j->ix_slot);
@@ -429,8 +422,6 @@ static int prepare_index(Job *j)
         return ret;
     }
     j->have_ix = 1;
-    j->n = j->ix_slot ? slots : j->ix.count;
-    if (limited) j->n = o->max_frames;
     if (j->n < 2)
         return set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, j->n ?
                          "'%s' has only one video frame; at least two are needed" :

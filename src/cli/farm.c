@@ -307,18 +307,17 @@ static int prepare(Farm *f)
         frame_index_free(&ix);
         return ret;
     }
-    /* The tasks' count (convert.c prepare_index()): frame slots where the
-     * index has holes */
-    int64_t *slot = NULL, slots = 0;
-    const int limited = f->opt.max_frames >= 0 && f->opt.max_frames < ix.count;
-    f->n = limited ? f->opt.max_frames : ix.count;
-    if (!limited &&
-        segment_index_slots(&ix, info->vfr ? timeline_vfr_rate(info->fps) : info->fps,
-                            info->time_base, &slot, &slots) == 1)
-        f->n = slots;
+    /* The tasks' count (convert.c prepare_index()); a variable rate is
+     * left for the tasks to refuse */
+    int64_t *slot = NULL;
+    int timed;
+    ret = segment_plan_frames(&ix, info->vfr ? timeline_vfr_rate(info->fps) : info->fps,
+                              info->time_base, f->opt.max_frames, &slot, &f->n, &timed);
     free(slot);
     video_reader_close(&r);
     frame_index_free(&ix);
+    if (ret == OMCTI_ERR_NOMEM)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_NOMEM, "out of memory");
     if (f->n < 2)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s' has fewer than two "
                          "video frames", f->input);

@@ -59,6 +59,21 @@ int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_bas
     return holes;
 }
 
+int segment_plan_frames(const FrameIndex *ix, Rational in_fps, Rational time_base,
+                        int64_t max_frames, int64_t **slot, int64_t *n, int *timed)
+{
+    int64_t slots = 0;
+    const int holes = segment_index_slots(ix, in_fps, time_base, slot, &slots);
+    const int limited = max_frames >= 0 && max_frames < ix->count;
+    *timed = holes == 0 || (holes == 1 && !limited);
+    if (holes != 1 || limited) {
+        free(*slot);
+        *slot = NULL;
+    }
+    *n = limited ? max_frames : *slot ? slots : ix->count;
+    return holes;
+}
+
 /* The first entry whose slot is >= x (count when none). */
 static int64_t first_at(const int64_t *slot, int64_t count, int64_t x)
 {

@@ -38,6 +38,16 @@ int segment_overlap(void);
  * OMCTI_ERR_NOMEM. */
 int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_base,
                         int64_t **slot, int64_t *n);
+/* What the pieces of a conversion of that index plan over, decided once
+ * for the program's runs and for farm: *n input frame slots (the index's
+ * entries; its frame slots where it has holes, with *slot as above; at most
+ * max_frames (>= 0) where that is below its count, a count of pictures that
+ * then goes by frame numbers), and *timed: whether pictures are placed by
+ * their timestamps. Returns segment_index_slots()'s code (2: a variable
+ * rate, which the program refuses) or OMCTI_ERR_NOMEM; *slot is NULL
+ * unless the slots are planned over. */
+int segment_plan_frames(const FrameIndex *ix, Rational in_fps, Rational time_base,
+                        int64_t max_frames, int64_t **slot, int64_t *n, int *timed);
 
 typedef struct SegmentRange {
     int64_t first, end;        /* input positions [first, end)              */
