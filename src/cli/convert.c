@@ -150,6 +150,16 @@ static int emit(Converter *c, const TimelinePoint *p)
     return 0;
 }
 
+/* The input's time at the output's time 0, where the copied audio and
+ * chapters are placed: frame slot 0 (the index's first timestamp, or the
+ * reader's origin the whole run counts from). */
+static VideoOrigin output_origin(const Converter *c, const VideoInfo *info)
+{
+    if (c->ix) return segment_index_origin(c->ix, info->time_base);
+    if (c->timed && c->ti.have_pts0) return (VideoOrigin){ c->ti.pts0, info->time_base };
+    return (VideoOrigin){ 0 };
+}
+
 static int open_output(Converter *c, const Timeline *tl)
 {
     if (c->slots)
@@ -185,6 +195,7 @@ static int open_output(Converter *c, const Timeline *tl)
         .odd_size = c->opt->odd_size,
         .overwrite = c->overwrite,
         .audio_from = copy_audio ? c->opt->input : NULL,
+        .origin = output_origin(c, in_info),
         /* the whole output (not a piece): the input's metadata, chapters,
          * subtitles and display matrix, from a file (a pipe cannot be
          * opened twice) */
@@ -414,6 +425,7 @@ static int prepare_index(Job *j)
                         "rate (its pictures are off the %.3f fps grid); --segment, --workers "
                         "and farm need a constant one (convert it in one run)", o->input,
                         rational_to_double(j->tl.in_fps));
+    if (ret == 0) j->origin = segment_index_origin(&j->ix, info->time_base);
     video_reader_close(&r);
     if (ret < 0) {
         free(j->ix_slot);
@@ -500,7 +512,7 @@ int cli_convert(int argc, char **argv)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
     char key[8192] = "";
     if (opt.seg_count) {
-        segment_options_key(&opt, j->n, key, sizeof key);
+        segment_options_key(&opt, j->n, j->origin, key, sizeof key);
         /* An output that may not be written (exists without -y) fails
          * first and keeps its checksum file. */
         if (strcmp(opt.output, "-") &&

@@ -62,6 +62,7 @@ typedef struct Job {
                                   (segment_index_slots()), else NULL: then
                                   its entries are the slots                 */
     int64_t n;                 /* input frame slots used (index, --frames)   */
+    VideoOrigin origin;        /* segment_index_origin()                     */
     Timeline tl;
     SegmentRange range;        /* this process's share of the output         */
     int devices[CLI_MAX_WORKERS]; /* device per worker (cuda), or -1        */

@@ -165,7 +165,7 @@ void farm_piece_key(const Farm *f, int i, char *buf, size_t len)
     o.seg_index = i;
     o.seg_count = f->segments;
     o.input = f->in_abs;
-    segment_options_key(&o, f->n, buf, len);
+    segment_options_key(&o, f->n, f->origin, buf, len);
 }
 
 /* ---- preparing ---------------------------------------------------------- */
@@ -313,6 +313,7 @@ static int prepare(Farm *f)
     int timed;
     ret = segment_plan_frames(&ix, info->vfr ? timeline_vfr_rate(info->fps) : info->fps,
                               info->time_base, f->opt.max_frames, &slot, &f->n, &timed);
+    f->origin = segment_index_origin(&ix, info->time_base);
     free(slot);
     video_reader_close(&r);
     frame_index_free(&ix);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "src/cli/options.h"
+#include "src/io/io.h"
 
 typedef struct Farm {
     const char *input, *output, *workdir, *sbatch, *scheduler;
@@ -21,6 +22,7 @@ typedef struct Farm {
     char index[PATH_MAX + 16];
     const char *ext;
     int64_t n;
+    VideoOrigin origin;        /* segment_index_origin()                   */
     char err[2048];
 } Farm;
 

@@ -86,8 +86,11 @@ int cli_join(int argc, char **argv)
     /* The output first (never over a piece), then the set, then the join. */
     for (int k = 0; k < n && ret == 0; k++)
         ret = io_check_output(out, pieces[k], overwrite, err, sizeof err);
-    if (ret == 0) ret = piece_set_check(pieces, n, sorted, NULL, err, sizeof err);
-    if (ret == 0) ret = io_join(out, sorted, n, audio, overwrite, quiet, &frames, err, sizeof err);
+    /* the audio keeps its place against the pictures: the pieces' origin */
+    VideoOrigin origin = { 0 };
+    if (ret == 0) ret = piece_set_check(pieces, n, sorted, NULL, &origin, err, sizeof err);
+    if (ret == 0)
+        ret = io_join(out, sorted, n, audio, &origin, overwrite, quiet, &frames, err, sizeof err);
     free(sorted);
     free(pieces);
     if (ret < 0)

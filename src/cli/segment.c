@@ -74,6 +74,16 @@ int segment_plan_frames(const FrameIndex *ix, Rational in_fps, Rational time_bas
     return holes;
 }
 
+VideoOrigin segment_index_origin(const FrameIndex *ix, Rational time_base)
+{
+    VideoOrigin o = { 0 };
+    if (ix->kind == FRAME_INDEX_PTS && ix->key && ix->count > 0) {
+        o.pts = ix->key[0];      /* the keys are sorted */
+        o.time_base = time_base;
+    }
+    return o;
+}
+
 /* The first entry whose slot is >= x (count when none). */
 static int64_t first_at(const int64_t *slot, int64_t count, int64_t x)
 {
@@ -148,7 +158,8 @@ static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
 }
 #define FNV_OFFSET 1469598103934665603ULL
 
-void segment_options_key(const CliOptions *o, int64_t n, char *buf, size_t len)
+void segment_options_key(const CliOptions *o, int64_t n, VideoOrigin origin, char *buf,
+                         size_t len)
 {
     const OmctiSettings *s = &o->settings;
     char rate[64], opts[512];
@@ -184,10 +195,15 @@ void segment_options_key(const CliOptions *o, int64_t n, char *buf, size_t len)
     const int64_t first = o->seg_count > 0 ? split_point(n, o->seg_index, o->seg_count) : 0;
     const int64_t end = o->seg_count > 0 ? split_point(n, (int64_t)o->seg_index + 1,
                                                        o->seg_count) : n;
+    char org[96] = "";
+    if (origin.time_base.den > 0)
+        snprintf(org, sizeof org, "origin %lld %lld %lld\n", (long long)origin.pts,
+                 (long long)origin.time_base.num, (long long)origin.time_base.den);
     snprintf(buf, len, "piece %d %d\nsource %lld %lld %lld\noptions %016" PRIx64 "\n"
-             "range %lld %lld\nkey segment=%d/%d %s input=%s:%lld:%lld\n", o->seg_index,
+             "range %lld %lld\n%skey segment=%d/%d %s input=%s:%lld:%lld\n", o->seg_index,
              o->seg_count, size, mt, (long long)n, fnv1a(FNV_OFFSET, opts, strlen(opts)),
-             (long long)first, (long long)end, o->seg_index, o->seg_count, opts, in, size, mt);
+             (long long)first, (long long)end, org, o->seg_index, o->seg_count, opts, in, size,
+             mt);
 }
 
 int piece_sum_path(const char *piece, char *buf, size_t len)
@@ -393,6 +409,12 @@ int piece_sum_read(const char *piece, PieceSum *ps, char *err, size_t errlen)
     if (ps->first != split_point(ps->src_frames, ps->index, ps->count) ||
         ps->end != split_point(ps->src_frames, (int64_t)ps->index + 1, ps->count))
         BAD("the frame range is not that of its piece number");
+    if (!strncmp(p, "origin ", 7)) {
+        if (sum_numbers(sum_line(&p, "origin"), 3, v) < 0 || v[0] == VIDEO_NO_PTS ||
+            v[1] < 1 || v[2] < 1 || v[1] > INT32_MAX || v[2] > INT32_MAX)
+            BAD("origin");
+        ps->origin = (VideoOrigin){ v[0], { v[1], v[2] } };
+    }
     if (strncmp(p, "key ", 4) || !strchr(p, '\n')) BAD("key");
 #undef BAD
 out:
@@ -461,8 +483,14 @@ static int by_index(const void *a, const void *b)
     return (x->index > y->index) - (x->index < y->index);
 }
 
+static int same_origin(VideoOrigin a, VideoOrigin b)
+{
+    return a.pts == b.pts && a.time_base.num == b.time_base.num &&
+           a.time_base.den == b.time_base.den;
+}
+
 int piece_set_check(const char *const *pieces, int n, const char **sorted, int64_t *frames,
-                    char *err, size_t errlen)
+                    VideoOrigin *origin, char *err, size_t errlen)
 {
     PieceSum *ps = calloc((size_t)n, sizeof *ps);
     PieceSum **order = calloc((size_t)n, sizeof *order);
@@ -478,7 +506,7 @@ int piece_set_check(const char *const *pieces, int n, const char **sorted, int64
         order[k] = p;
         if (p->count != ps[0].count || p->src_size != ps[0].src_size ||
             p->src_mtime != ps[0].src_mtime || p->src_frames != ps[0].src_frames ||
-            p->options != ps[0].options)
+            p->options != ps[0].options || !same_origin(p->origin, ps[0].origin))
             ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "join: '%s' is not a piece of the "
                             "conversion that '%s' is of (another input, options or number of "
                             "segments)", pieces[k], pieces[0]);
@@ -524,6 +552,7 @@ int piece_set_check(const char *const *pieces, int n, const char **sorted, int64
         total += order[k]->frames;
     }
     if (frames) *frames = total;
+    if (origin) *origin = ps[0].origin;
 out:
     free(ps);
     free(order);

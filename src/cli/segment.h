@@ -48,6 +48,12 @@ int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_bas
  * unless the slots are planned over. */
 int segment_plan_frames(const FrameIndex *ix, Rational in_fps, Rational time_base,
                         int64_t max_frames, int64_t **slot, int64_t *n, int *timed);
+/* The video's start by the index (its first timestamp; unknown without
+ * timestamps): the time of frame slot 0 of the pieces and of a whole run in
+ * parts, where their audio is placed (the plain run's video_reader_origin()
+ * wherever the packets before the first picture hold the smallest
+ * timestamp). */
+VideoOrigin segment_index_origin(const FrameIndex *ix, Rational time_base);
 
 typedef struct SegmentRange {
     int64_t first, end;        /* input positions [first, end)              */
@@ -79,9 +85,14 @@ int segment_check(const Timeline *tl, int64_t n, int count, const char *input, c
  *   options HEX                      FNV-1a of the options that decide the
  *                                    bytes (not threads, engine, device)
  *   range FIRST END                  its input frames [FIRST, END)
+ *   origin PTS NUM DEN               the input's time of frame slot 0
+ *                                    (segment_index_origin(); no line
+ *                                    when unknown), where join places the
+ *                                    audio
  *   key segment=I/N OPTIONS input=PATH:SIZE:MTIME_NS
- * (farm compares the whole, PATH included; join the first four lines). */
-void segment_options_key(const CliOptions *o, int64_t n, char *buf, size_t len);
+ * (farm compares the whole, PATH included; join the first five lines). */
+void segment_options_key(const CliOptions *o, int64_t n, VideoOrigin origin, char *buf,
+                         size_t len);
 
 /* The checksum file beside a piece, PIECE.sum:
  *   omcti-piece 2
@@ -100,6 +111,7 @@ typedef struct PieceSum {
     int64_t first, end;          /* input frames                           */
     int64_t frames, size;        /* of the piece                           */
     uint64_t hash;
+    VideoOrigin origin;          /* time_base.den 0: no origin line        */
     char key[16384];             /* the segment_options_key() lines        */
 } PieceSum;
 /* Reads and checks PIECE.sum (every field, as an input); 0 or < 0 with one
@@ -117,8 +129,9 @@ int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen);
 /* For join: the n pieces, in any order, must be exactly the pieces 0..N-1
  * of one conversion (same input, options and N; none missing or twice),
  * each unchanged since its checksum file was written. Fills sorted[] in
- * piece order and *frames (may be NULL) with their frame count. */
+ * piece order, *frames (may be NULL) with their frame count and *origin
+ * (may be NULL) with the input's time of their frame slot 0. */
 int piece_set_check(const char *const *pieces, int n, const char **sorted, int64_t *frames,
-                    char *err, size_t errlen);
+                    VideoOrigin *origin, char *err, size_t errlen);
 
 #endif

@@ -151,8 +151,8 @@ int convert_workers(Job *j, const char *output, int copy_audio)
         if (slots)
             ret = y4m_slots_finish(&slots, j->err, sizeof j->err);
         else
-            ret = io_join(output, names, nparts, copy_audio ? o->input : NULL, o->overwrite,
-                          o->quiet, &frames, j->err, sizeof j->err);
+            ret = io_join(output, names, nparts, copy_audio ? o->input : NULL, &j->origin,
+                          o->overwrite, o->quiet, &frames, j->err, sizeof j->err);
         if (ret == 0 && !o->quiet)
             fprintf(stderr, "omcti: %lld frames in, %lld out, %d worker%s (%s)\n",
                     (long long)(j->range.end - j->range.first), (long long)frames, nparts,

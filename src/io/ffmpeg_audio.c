@@ -1,6 +1,7 @@
 /* Audio stream copy: the audio streams of the input go into the output
  * untouched, interleaved with the video by time. One object for the writer
  * (ffmpeg_mux.c) and for the join (ffmpeg_join.c). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,8 +84,8 @@ static int copied(const FFAudioCopy *p, enum AVMediaType t)
     return (t == AVMEDIA_TYPE_AUDIO && p->audio) || (t == AVMEDIA_TYPE_SUBTITLE && p->subs);
 }
 
-int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from, int audio, int subs,
-                 char *err, size_t errlen)
+int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from,
+                 const VideoOrigin *origin, int audio, int subs, char *err, size_t errlen)
 {
     p->audio = audio;
     p->subs = subs;
@@ -103,10 +104,18 @@ int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from, int aud
     if (!(p->amap = malloc(sizeof *p->amap * p->ain->nb_streams)) ||
         !(p->apkt = av_packet_alloc()))
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
-    /* The reader starts the video at its first picture; the audio keeps its
-     * distance to that picture. */
+    /* The audio keeps its distance to the video's first frame slot: the
+     * caller's origin (the reader's or the index's, which may lie before
+     * the stream's start_time: B-pictures after a recording's first
+     * packet), else the video stream's start. */
     int vs = av_find_best_stream(p->ain, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
-    if (vs >= 0 && p->ain->streams[vs]->start_time != AV_NOPTS_VALUE)
+    if (origin && origin->pts != VIDEO_NO_PTS && origin->time_base.num > 0 &&
+        origin->time_base.den > 0 && origin->time_base.num <= INT_MAX &&
+        origin->time_base.den <= INT_MAX)
+        p->a_offset = av_rescale_q(origin->pts, (AVRational){ (int)origin->time_base.num,
+                                                               (int)origin->time_base.den },
+                                   AV_TIME_BASE_Q);
+    else if (vs >= 0 && p->ain->streams[vs]->start_time != AV_NOPTS_VALUE)
         p->a_offset = av_rescale_q(p->ain->streams[vs]->start_time,
                                    p->ain->streams[vs]->time_base, AV_TIME_BASE_Q);
     else if (p->ain->start_time != AV_NOPTS_VALUE)

@@ -338,9 +338,12 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
         ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
         goto done;
     }
-    /* Formats whose streams appear with their packets (MPEG-PS, FLV):
-     * probed as the reader was, the probe's packets come back first. */
-    if ((unsigned)p->stream >= fmt->nb_streams && (ret = avformat_find_stream_info(fmt, NULL)) < 0) {
+    /* Probed as the reader was, so that the packets carry the timestamps
+     * the reader's pictures get (the probe's packets come back first):
+     * MPEG-PS and FLV streams appear only with their packets, and WebM
+     * with negative timestamps shows its first cluster 500 ms late to a
+     * demuxer that was not probed. */
+    if ((ret = avformat_find_stream_info(fmt, NULL)) < 0) {
         ret = ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, r->path, ret, "cannot read the stream "
                            "information");
         goto done;
@@ -481,7 +484,10 @@ static int ff_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *er
      * after ts, or damage lie between the key frame and ts (a damaged key
      * frame: the whole run conceals from the pictures before it, a seek
      * cannot), start again from the first picture: by its timestamp (-1),
-     * or from the first byte (-2) where that seek lands late too (TS). */
+     * or, where that seek lands late too (TS) or fails (WebM with negative
+     * timestamps cannot seek at all), from a demuxer opened again (-2; a
+     * seek to byte 0 lands after the first cluster of such a WebM). A seek
+     * the demuxer refuses goes on to the next way. */
     static const int64_t back[] = { 0, 16, 64, 256, -1, -2 };
     const int64_t packets = p->packets, bad = p->bad, concealed = p->concealed;
     const int64_t leading = p->leading;
@@ -489,20 +495,21 @@ static int ff_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *er
         const int from_start = back[a] < 0;
         if (!from_start && a > 0 && frame - back[a - 1] <= 0)
             continue;                      /* the last step reached frame 0 */
-        if (back[a] == -2 && (p->fmt->iformat->flags & AVFMT_NO_BYTE_SEEK))
-            break;
         const int64_t target = from_start ? ix->key[0]
                                           : ix->key[frame > back[a] ? frame - back[a] : 0];
         int ret;
         if (back[a] == -2) {
-            ret = av_seek_frame(p->fmt, -1, 0, AVSEEK_FLAG_BYTE);
+            if ((ret = ffdec_reopen_demuxer(p, r->path, r->cancel, err, errlen)) < 0)
+                return ret;
         } else {
             ret = av_seek_frame(p->fmt, p->stream, target, AVSEEK_FLAG_BACKWARD);
             if (ret < 0 && from_start)
                 ret = avformat_seek_file(p->fmt, p->stream, INT64_MIN, target, target, 0);
+            if (ret == AVERROR_EXIT)
+                return set_error(err, errlen, OMCTI_ERR_INTERRUPT, "interrupted");
+            if (ret < 0)
+                continue;
         }
-        if (ret < 0)
-            return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, r->path, ret, "cannot seek");
         ff_reset_decoder(p);
         /* The damage counts of the warning: what this attempt reads (from
          * the first picture: all of it, as the whole run counts). */

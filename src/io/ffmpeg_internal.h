@@ -58,6 +58,11 @@ void ffdec_free(FFReader *p);
 int ffdec_next(const VideoReader *r, FFReader *p, char *err, size_t errlen);
 /* A demuxer context that stops when cancel is requested, or NULL. */
 AVFormatContext *ffdec_alloc_input(const IoCancel *cancel);
+/* Opens p's file again in place of p->fmt, at its start (probed as the
+ * first open was), keeping p->stream: the seek that cannot fail. 0, or
+ * < 0 with p->fmt untouched. */
+int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, char *err,
+                         size_t errlen);
 
 /* ---- what the demuxer may open (ffmpeg_probe.c) ------------------------ */
 
@@ -86,9 +91,11 @@ typedef struct FFAudioCopy {
 } FFAudioCopy;
 
 /* Opens `from` for the output out_path (named in messages), to copy its
- * audio streams (audio) and subtitle streams (subs). */
-int ffaudio_open(FFAudioCopy *a, const char *out_path, const char *from, int audio, int subs,
-                 char *err, size_t errlen);
+ * audio streams (audio) and subtitle streams (subs), placed so that
+ * `origin` of `from` (NULL or unknown: its video stream's start) is the
+ * output's time 0. */
+int ffaudio_open(FFAudioCopy *a, const char *out_path, const char *from,
+                 const VideoOrigin *origin, int audio, int subs, char *err, size_t errlen);
 /* Adds an output stream to oc for each audio / subtitle stream the
  * container of `of` can hold (a notice, unless quiet, for each it cannot);
  * with_audio = 0 maps none. */

@@ -109,7 +109,8 @@ static int join_flush_held(AVFormatContext *oc, FFAudioCopy *audio, const char *
 }
 
 int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
-            const char *audio_from, int quiet, int64_t *frames_out, char *err, size_t errlen)
+            const char *audio_from, const VideoOrigin *origin, int quiet, int64_t *frames_out,
+            char *err, size_t errlen)
 {
     ffio_quiet_libav();
     JoinPiece first = { 0 }, cur = { 0 };
@@ -157,7 +158,7 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
      * subtitles, metadata, chapters and rotation, as a single run's writer
      * copies them (ffmpeg_mux.c). */
     if (audio_from && *audio_from &&
-        ((ret = ffaudio_open(&audio, out, audio_from, 1, 1, err, errlen)) < 0 ||
+        ((ret = ffaudio_open(&audio, out, audio_from, origin, 1, 1, err, errlen)) < 0 ||
          (ret = ffaudio_add_streams(&audio, oc, of, out, 1, quiet, err, errlen)) < 0 ||
          (ret = ffmeta_copy(audio.ain, oc, vst, 1, audio.a_offset, quiet, out, err,
                             errlen)) < 0))

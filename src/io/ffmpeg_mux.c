@@ -303,7 +303,8 @@ int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
                        : opt->meta_from && *opt->meta_from ? opt->meta_from : NULL;
     p->meta = opt->meta_from && *opt->meta_from;
     p->timed_meta = opt->timed_meta;
-    if (from && (ret = ffaudio_open(&p->audio, w->path, from, from == opt->audio_from,
+    if (from && (ret = ffaudio_open(&p->audio, w->path, from, &opt->origin,
+                                    from == opt->audio_from,
                                     p->meta && opt->timed_meta, err, errlen)) < 0) {
         if (from == opt->audio_from)
             goto fail;

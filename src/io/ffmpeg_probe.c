@@ -196,6 +196,29 @@ static int open_demuxer(FFReader *p, const char *path, const IoCancel *cancel, c
     return 0;
 }
 
+int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, char *err,
+                         size_t errlen)
+{
+    AVFormatContext *old = p->fmt;
+    p->fmt = NULL;
+    int ret = open_demuxer(p, path, cancel, err, errlen);
+    if (ret == 0 && ((unsigned)p->stream >= p->fmt->nb_streams ||
+                     p->fmt->streams[p->stream]->codecpar->codec_id !=
+                         old->streams[p->stream]->codecpar->codec_id))
+        ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the video stream is not found "
+                        "again", path);
+    if (ret < 0) {
+        avformat_close_input(&p->fmt);
+        p->fmt = old;
+        return ret;
+    }
+    avformat_close_input(&old);
+    for (unsigned i = 0; i < p->fmt->nb_streams; i++)
+        if ((int)i != p->stream)
+            p->fmt->streams[i]->discard = AVDISCARD_ALL;
+    return 0;
+}
+
 /* The video stream and its decoder; the other streams are discarded. */
 static int open_decoder(FFReader *p, const char *path, int has_audio, char *err, size_t errlen)
 {

@@ -78,6 +78,17 @@ int64_t video_reader_pts(const VideoReader *r);
 int64_t video_reader_origin(const VideoReader *r);
 void video_reader_close(VideoReader **r);
 
+/* Where an output's time 0 lies in its input: the timestamp of the first
+ * frame slot (the video's start, video_reader_origin() or the index's first
+ * timestamp), in the input video stream's time base. The copied audio,
+ * subtitles and chapters keep their distance to it, so that they stay in
+ * sync with the pictures. time_base.den == 0 (a zeroed struct): unknown;
+ * the video stream's start time is taken then. */
+typedef struct VideoOrigin {
+    int64_t pts;
+    Rational time_base;
+} VideoOrigin;
+
 /* An exact frame count and a seek table, for converting one segment of a
  * file (docs/scale.md). FFmpeg inputs: a demux-only pass over the packets
  * of the video stream (no decoding): count = packets (those not marked
@@ -113,13 +124,14 @@ int  frame_index_load(FrameIndex *ix, const char *path, const char *input, char 
 
 /* Joins pieces (outputs of `omcti --segment`, all of one format) into out
  * by stream copy: no re-encoding, timestamps continued from piece to piece,
- * audio stream-copied from audio_from (NULL: none). Written to a temporary
+ * audio stream-copied from audio_from (NULL: none), placed against the
+ * first piece's start at `origin` of audio_from (NULL: unknown). Written to a temporary
  * file beside out and renamed on success (the rules of video_writer_open:
  * no overwrite without `overwrite`, never over a piece or audio_from).
  * y4m pieces are concatenated. frames_out (may be NULL) gets the frame
  * count. */
 int  io_join(const char *out, const char *const *pieces, int n, const char *audio_from,
-             int overwrite, int quiet, int64_t *frames_out, char *err, size_t errlen);
+             const VideoOrigin *origin, int overwrite, int quiet, int64_t *frames_out, char *err, size_t errlen);
 
 /* What an encoder that takes only even sizes (x264, x265 in 4:2:0) gets
  * from an odd-sized input (WriterOptions.odd_size; docs/cli.md). */
@@ -131,6 +143,7 @@ typedef struct WriterOptions {
     int lossless;
     int overwrite;           /* -y                                          */
     const char *audio_from;  /* copy audio from this input, NULL = none     */
+    VideoOrigin origin;      /* the input's time at the output's time 0     */
     /* Copy the container's metadata, chapters, subtitle streams and the
      * video's display matrix from this input (NULL: none); timed_meta = 0
      * keeps only the metadata and the matrix (slow motion: the times of
@@ -165,7 +178,7 @@ int  ff_reader_open(VideoReader **r, const char *path, const IoCancel *cancel, c
 int  ff_writer_open(VideoWriter **w, const char *path, const VideoInfo *info,
                     const WriterOptions *opt, char *err, size_t errlen);
 int  ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
-             const char *audio_from, int quiet, int64_t *frames_out, char *err, size_t errlen);
+             const char *audio_from, const VideoOrigin *origin, int quiet, int64_t *frames_out, char *err, size_t errlen);
 #endif
 
 /* A y4m file that several threads fill at once, each its own frames, at

@@ -76,7 +76,7 @@ static int y4m_join(const char *out, const char *tmp, const char *const *pieces,
 }
 
 int io_join(const char *out, const char *const *pieces, int n, const char *audio_from,
-            int overwrite, int quiet, int64_t *frames_out, char *err, size_t errlen)
+            const VideoOrigin *origin, int overwrite, int quiet, int64_t *frames_out, char *err, size_t errlen)
 {
     if (n < 1)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "join: no pieces given");
@@ -102,6 +102,7 @@ int io_join(const char *out, const char *const *pieces, int n, const char *audio
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "cannot join into '%s': omcti was built "
                          "without FFmpeg, only .y4m pieces can be joined", out);
 #endif
+    (void)origin;                 /* (y4m has no audio) */
     char *tmp = io_make_temp_path(out, err, errlen);
     if (!tmp) return OMCTI_ERR_IO;
     if (y4m) {
@@ -111,7 +112,7 @@ int io_join(const char *out, const char *const *pieces, int n, const char *audio
     }
 #if OMCTI_HAVE_FFMPEG
     else
-        ret = ff_join(out, tmp, pieces, n, audio_from, quiet, frames_out, err, errlen);
+        ret = ff_join(out, tmp, pieces, n, audio_from, origin, quiet, frames_out, err, errlen);
 #endif
     /* Never replaces a file that appeared at out meanwhile (without -y): the
      * joined result is then kept under the name the error reports. */

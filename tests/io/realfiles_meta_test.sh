@@ -99,4 +99,49 @@ check "--workers: chapters, subtitles and title kept" \
 check "segments joined with --audio-from: rotation and audio kept" \
     "[ \"\$(probe -select_streams v -show_entries stream_side_data=rotation '$T/j.mp4' | head -1)\" = 90 ] && [ \"\$(probe -select_streams a -show_entries stream=codec_name '$T/j.mp4')\" = aac ]"
 
+# A recording cut inside a GOP (MPEG-TS, H.264 with B-pictures, cut at a
+# P-picture whose B-pictures come next and show earlier): the video starts
+# at the smallest timestamp, before the stream's start_time. The audio keeps
+# its place against the pictures in a plain run, --workers and joined
+# pieces: the first audio packet after the start lies where it lay (it was
+# the 80 ms between the two off).
+ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -f lavfi -i sine=f=440 -t 6 \
+    -c:v libx264 -pix_fmt yuv420p -g 50 -bf 2 -c:a aac -f mpegts "$T/rec.ts"
+python3 - "$T/rec.ts" "$T/cut.ts" <<'PY'
+import json, subprocess, sys
+d = open(sys.argv[1], "rb").read()
+pk = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+                "packet=pos,pts,flags", "-of", "json", sys.argv[1]], capture_output=True, text=True).stdout)["packets"]
+k = next(i for i in range(20, len(pk) - 2)
+         if "K" not in pk[i]["flags"] and int(pk[i + 1]["pts"]) < int(pk[i]["pts"]))
+open(sys.argv[2], "wb").write(d[int(pk[k]["pos"]) // 188 * 188:])
+PY
+# the audio packet after the video's start, in the output (+ that start) and the input: ms apart
+av_error() {
+    python3 - "$T/cut.ts" "$1" <<'PY'
+import json, subprocess, sys
+def pts(f, s):
+    j = json.loads(subprocess.run(["ffprobe", "-v", "error", "-select_streams", s, "-show_entries",
+                   "packet=pts_time", "-of", "json", f], capture_output=True, text=True).stdout)
+    return [float(p["pts_time"]) for p in j["packets"] if "pts_time" in p]
+o = min(pts(sys.argv[1], "v"))
+start = float(subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries",
+              "stream=start_time", "-of", "csv=p=0", sys.argv[1]], capture_output=True,
+                             text=True).stdout.split()[0])
+if start - o < 0.02: print("the cut did not start before start_time"); sys.exit()
+want = min(t for t in pts(sys.argv[1], "a") if t > o + 0.0005)
+print(round(abs(pts(sys.argv[2], "a")[1] + o - want) * 1000))
+PY
+}
+"$OMCTI" -q -y -i "$T/cut.ts" -o "$T/cut1.mkv" 2>/dev/null
+e=$(av_error "$T/cut1.mkv")
+check "a recording cut inside a GOP: the audio in sync (${e} ms)" "[ '$e' -le 2 ] 2>/dev/null"
+"$OMCTI" -q -y -i "$T/cut.ts" -o "$T/cut2.mkv" --workers 2 2>/dev/null
+e=$(av_error "$T/cut2.mkv")
+check "a recording cut inside a GOP, --workers 2: the audio in sync (${e} ms)" "[ '$e' -le 2 ] 2>/dev/null"
+for i in 0 1 2; do "$OMCTI" -q -y -i "$T/cut.ts" -o "$T/cp$i.mkv" --segment $i/3 2>/dev/null; done
+"$OMCTI" join -q -y -o "$T/cut3.mkv" --audio-from "$T/cut.ts" "$T"/cp{0,1,2}.mkv
+e=$(av_error "$T/cut3.mkv")
+check "a recording cut inside a GOP, 3 pieces joined: the audio in sync (${e} ms)" "[ '$e' -le 2 ] 2>/dev/null"
+
 finish realfiles-meta
