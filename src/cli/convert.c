@@ -122,8 +122,10 @@ static int feed(Converter *c)
      * frame number. */
     int64_t number = c->base + c->have;
     if (c->timed) {
-        if (!c->ix && !c->have)
+        if (!c->ix && !c->have) {
             timed_set_origin(&c->ti, async_reader_origin(c->reader));
+            c->audio_origin = async_reader_audio_origin(c->reader);
+        }
         timed_add(&c->ti, async_reader_pts(c->reader));
         number = timed_last_frame(&c->ti);
     }
@@ -152,11 +154,12 @@ static int emit(Converter *c, const TimelinePoint *p)
 
 /* The input's time at the output's time 0, where the copied audio and
  * chapters are placed: frame slot 0 (the index's first timestamp, or the
- * reader's origin the whole run counts from). */
+ * reader's origin the whole run counts from, where packets say it). */
 static VideoOrigin output_origin(const Converter *c, const VideoInfo *info)
 {
     if (c->ix) return segment_index_origin(c->ix, info->time_base);
-    if (c->timed && c->ti.have_pts0) return (VideoOrigin){ c->ti.pts0, info->time_base };
+    if (c->timed && c->audio_origin != VIDEO_NO_PTS)
+        return (VideoOrigin){ c->audio_origin, info->time_base };
     return (VideoOrigin){ 0 };
 }
 
@@ -233,6 +236,7 @@ static int run(Converter *c)
      * (a recording cut inside a GOP, a damaged key frame) are slots held by
      * the first picture that does, and a whole run gives the frames of its
      * pieces. */
+    c->audio_origin = VIDEO_NO_PTS;
     c->timed = (!c->ix || c->ix_timed) &&
                timed_init(&c->ti, in_fps, info->time_base,
                           c->ix ? c->ix->key[0] : VIDEO_NO_PTS) == 0;

@@ -47,6 +47,7 @@ typedef struct Converter {
     int64_t written;           /* output frames written                     */
     int timed;                 /* output frames placed by timestamps       */
     TimedInput ti;
+    int64_t audio_origin;      /* whole run: async_reader_audio_origin()     */
     int status;                /* convert_one()'s result (workers)          */
     int eof;
     char err[1024];

@@ -109,7 +109,8 @@ struct AsyncReader {
     const IoCancel *cancel;
     int width, height;      /* the ring's pictures, allocated on the first */
     int64_t pts[16];        /* each slot's timestamp (depth <= 16)         */
-    int64_t origin[16];     /* and the reader's origin at it              */
+    int64_t origin[16];     /* and the reader's origins at it             */
+    int64_t audio_origin[16];
     char err[1024];
 };
 
@@ -143,6 +144,7 @@ static void *reader_main(void *arg)
         if (ret > 0) {
             ar->pts[slot] = video_reader_pts(ar->r);
             ar->origin[slot] = video_reader_origin(ar->r);
+            ar->audio_origin[slot] = video_reader_audio_origin(ar->r);
         }
         pthread_mutex_lock(&ar->lock);
         if (ret > 0) {
@@ -220,6 +222,11 @@ int64_t async_reader_pts(const AsyncReader *ar)
 int64_t async_reader_origin(const AsyncReader *ar)
 {
     return ar->origin[ar->q.head];
+}
+
+int64_t async_reader_audio_origin(const AsyncReader *ar)
+{
+    return ar->audio_origin[ar->q.head];
 }
 
 void async_reader_stop(AsyncReader **par)

@@ -24,6 +24,8 @@ int  async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t err
 int64_t async_reader_pts(const AsyncReader *ar);
 /* The reader's video_reader_origin() as of that picture. */
 int64_t async_reader_origin(const AsyncReader *ar);
+/* And its video_reader_audio_origin(). */
+int64_t async_reader_audio_origin(const AsyncReader *ar);
 void async_reader_stop(AsyncReader **ar);
 
 /* Starts a thread that writes pictures of w x h to vw. */

@@ -213,11 +213,13 @@ int ffdec_next(const VideoReader *r, FFReader *p, char *err, size_t errlen)
             p->truncated |= p->fmt->pb && avio_feof(p->fmt->pb);
         if (p->pkt->pts != AV_NOPTS_VALUE)
             p->end_ts = FFMAX(p->end_ts, p->pkt->pts + FFMAX(p->pkt->duration, 0));
-        if (!p->pictures && !p->got_one && p->pkt->pts != AV_NOPTS_VALUE &&
-            !(p->pkt->flags & AV_PKT_FLAG_DISCARD) &&
-            (!p->have_first_min || p->pkt->pts < p->first_min)) {
-            p->first_min = p->pkt->pts;
-            p->have_first_min = 1;
+        if (!p->pictures && !p->got_one && !(p->pkt->flags & AV_PKT_FLAG_DISCARD)) {
+            p->unstamped |= p->pkt->pts == AV_NOPTS_VALUE;
+            if (p->pkt->pts != AV_NOPTS_VALUE &&
+                (!p->have_first_min || p->pkt->pts < p->first_min)) {
+                p->first_min = p->pkt->pts;
+                p->have_first_min = 1;
+            }
         }
         p->packets++;
         ret = avcodec_send_packet(p->dec, p->pkt);
@@ -299,8 +301,10 @@ static int ff_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)
            : f->pts != AV_NOPTS_VALUE ? f->pts : VIDEO_NO_PTS;
     if (prev != VIDEO_NO_PTS && r->pts != VIDEO_NO_PTS && r->pts - prev > p->max_gap)
         p->max_gap = r->pts - prev;
-    if (!p->pictures && !p->seeked && r->pts != VIDEO_NO_PTS)
+    if (!p->pictures && !p->seeked && r->pts != VIDEO_NO_PTS) {
         r->origin = p->have_first_min && p->first_min < r->pts ? p->first_min : r->pts;
+        r->audio_origin = p->have_first_min && !p->unstamped ? r->origin : VIDEO_NO_PTS;
+    }
     p->pictures++;
     return 1;
 }

@@ -46,6 +46,7 @@ typedef struct FFReader {
     int have_first_min;        /* first_min holds a packet's timestamp    */
     int64_t first_min;         /* the smallest packet timestamp before the
                                   first picture (video_reader_origin())   */
+    int unstamped;             /* a packet before it had no timestamp     */
     int64_t pictures;          /* pictures returned                       */
     int in_a_row;              /* consecutive decode errors               */
 } FFReader;

@@ -45,6 +45,7 @@ VideoReader *video_reader_new(const VideoReaderOps *ops, const char *path)
     r->info.time_base = (Rational){ 0, 1 };
     r->pts = VIDEO_NO_PTS;
     r->origin = VIDEO_NO_PTS;
+    r->audio_origin = VIDEO_NO_PTS;
     if (!r->path) {
         free(r);
         return NULL;
@@ -187,6 +188,11 @@ int64_t video_reader_pts(const VideoReader *r)
 int64_t video_reader_origin(const VideoReader *r)
 {
     return r->origin;
+}
+
+int64_t video_reader_audio_origin(const VideoReader *r)
+{
+    return r->audio_origin;
 }
 
 int video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)

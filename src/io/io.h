@@ -76,6 +76,12 @@ int64_t video_reader_pts(const VideoReader *r);
  * index's first timestamp (FrameIndex key[0]) wherever those packets hold
  * the smallest one. VIDEO_NO_PTS when unknown (no timestamps, a seek). */
 int64_t video_reader_origin(const VideoReader *r);
+/* The origin where it is the container's time of the video's start: every
+ * packet read up to the first picture carried a timestamp. VIDEO_NO_PTS
+ * otherwise: a picture's guessed timestamp (AVI's B-pictures: the decode
+ * time plus the reorder delay, 80 ms late) places the pictures but not the
+ * audio, which then goes by the stream's start time. */
+int64_t video_reader_audio_origin(const VideoReader *r);
 void video_reader_close(VideoReader **r);
 
 /* Where an output's time 0 lies in its input: the timestamp of the first

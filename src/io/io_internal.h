@@ -24,6 +24,7 @@ struct VideoReader {
     const IoCancel *cancel;
     int64_t pts;       /* of the last picture read, or VIDEO_NO_PTS         */
     int64_t origin;    /* video_reader_origin()                             */
+    int64_t audio_origin; /* video_reader_audio_origin()                    */
     void *priv;
 };
 
