@@ -73,11 +73,51 @@ MCF int mc_gather(const McVec *fwd, const McVec *bwd, McVec cam, int nbx, int nb
     return n;
 }
 
+/* The middle of n values (n even: the mean of the two middle ones, rounded
+ * towards zero); sorts v. */
+MCF int mc_middle(int *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            const int t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The local motion at block (bx, by), full pel: the component-wise median
+ * of the fields' vectors (forward, and backward negated) of the block and
+ * its 4 neighbours, the motion predictor of x264 and H.264 made from both
+ * fields. */
+MCF McVec mc_local_motion(const McGrid *g, const McVec *fwd, const McVec *bwd, int bx, int by)
+{
+    int mx[10], my[10], m = 0;
+    for (int k = 0; k < 5; k++) {   /* the block, left, right, above, below */
+        const int x = bx + (k == 1 ? -1 : k == 2), y = by + (k == 3 ? -1 : k == 4);
+        if (x < 0 || y < 0 || x >= g->nbx || y >= g->nby)
+            continue;
+        const McVec f = fwd[y * g->nbx + x], b = bwd[y * g->nbx + x];
+        mx[m] = f.x;
+        my[m++] = f.y;
+        mx[m] = -b.x;
+        my[m++] = -b.y;
+    }
+    McVec v;
+    v.x = (int16_t)mc_middle(mx, m);
+    v.y = (int16_t)mc_middle(my, m);
+    return v;
+}
+
 /* Stage A of block (bx, by): the candidate with the smallest cost (the
  * first on a tie), in quarter pel, and its exact bilateral cost in *cost.
  * The cost is the whole-pixel bilateral SAD over the window (one-sided at
- * the picture's edges) plus the smoothness term (A * |c - cam|_1) >> 5
- * towards the pair's camera vector (A: the window's pixel count). */
+ * the picture's edges) plus two smoothness terms (A: the window's pixel
+ * count): (A * |c - cam|_1) >> 5 towards the pair's camera vector, and
+ * (A * |c - local|_1) >> 6 towards the local motion (mc_local_motion()),
+ * which keeps a block with the motion of its neighbourhood where the
+ * picture alone cannot tell (flat areas, periodic texture, a pan's sky:
+ * docs/quality.md, "local smoothness"). */
 MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *fwd,
                     const McVec *bwd, McVec cam, int bx, int by, uint32_t *cost)
 {
@@ -85,13 +125,16 @@ MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
     const int n = mc_gather(fwd, bwd, cam, g->nbx, g->nby, bx, by, cx, cy);
     int x0, y0, w, h;
     mc_window(g, bx, by, &x0, &y0, &w, &h);
+    const McVec loc = mc_local_motion(g, fwd, bwd, bx, by);
     uint32_t best = 0xffffffffu;
     int bi = 0;
     for (int i = 0; i < n; i++) {
         const int ax = mc_disp(ph, cx[i]), ay = mc_disp(ph, cy[i]);
         const uint32_t d1 = (uint32_t)(mc_abs(cx[i] - cam.x) + mc_abs(cy[i] - cam.y));
+        const uint32_t dl = (uint32_t)(mc_abs(cx[i] - loc.x) + mc_abs(cy[i] - loc.y));
         const uint32_t s = mc_cost_int_os(c, g, x0, y0, w, h, ax, ay, cx[i] - ax, cy[i] - ay) +
-                           (uint32_t)(((uint64_t)(w * h) * d1) >> MC_SMOOTH_SHIFT);
+                           (uint32_t)(((uint64_t)(w * h) * d1) >> MC_SMOOTH_SHIFT) +
+                           (uint32_t)(((uint64_t)(w * h) * dl) >> MC_LOCAL_SHIFT);
         if (s < best) {
             best = s;
             bi = i;

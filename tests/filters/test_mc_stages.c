@@ -1,0 +1,102 @@
+/* The vector choice's local smoothness (filters/mc_stages.h: mc_middle(),
+ * mc_local_motion() and its term in mc_choose()), through the shared
+ * template as both engines build it (kernels/mc_gpu.h, one lane here). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/mc_gpu.h"
+#include "tests/check.h"
+
+static void test_middle(TestState *ts)
+{
+    int a[] = { 3, -1, 2 };
+    CHECK(ts, mc_middle(a, 3) == 2, "odd count: %d", mc_middle(a, 3));
+    int b[] = { 5, 1, 4, 2 };
+    CHECK(ts, mc_middle(b, 4) == 3, "even count: the mean of 2 and 4, %d", mc_middle(b, 4));
+    int c[] = { -3, -2 };
+    CHECK(ts, mc_middle(c, 2) == -2, "rounded towards zero: %d", mc_middle(c, 2));
+    int d[] = { 7, -7, 7, -7, 7, 7 };
+    CHECK(ts, mc_middle(d, 6) == 7, "repeated values: %d", mc_middle(d, 6));
+}
+
+/* A 3x3 grid of fields: forward (k, -k) at block k, backward (k, 2k). */
+static void test_local_motion(TestState *ts)
+{
+    const McGrid g = { 48, 48, 16, 3, 3 };
+    McVec fwd[9], bwd[9];
+    for (int k = 0; k < 9; k++) {
+        fwd[k] = (McVec){ (int16_t)k, (int16_t)-k };
+        bwd[k] = (McVec){ (int16_t)k, (int16_t)(2 * k) };
+    }
+    /* centre (block 4, neighbours 3, 5, 1, 7): x from fwd {4,3,5,1,7} and
+     * -bwd {-4,-3,-5,-1,-7}: middle (-1 + 1) / 2 = 0; y from fwd
+     * {-4,-3,-5,-1,-7} and -bwd {-8,-6,-10,-2,-14}: (-6 + -5) / 2 = -5 */
+    McVec v = mc_local_motion(&g, fwd, bwd, 1, 1);
+    CHECK(ts, v.x == 0 && v.y == -5, "centre: (%d, %d), want (0, -5)", v.x, v.y);
+    /* corner (block 0 and 1, 3): x {0,1,3, 0,-1,-3} -> (0 + 0) / 2; y {0,-1,-3,
+     * 0,-2,-6} -> sorted -6,-3,-2,-1,0,0: (-2 + -1) / 2 = -1 (towards zero) */
+    v = mc_local_motion(&g, fwd, bwd, 0, 0);
+    CHECK(ts, v.x == 0 && v.y == -1, "corner: (%d, %d), want (0, -1)", v.x, v.y);
+    /* all alike: that vector */
+    for (int k = 0; k < 9; k++) {
+        fwd[k] = (McVec){ 6, -2 };
+        bwd[k] = (McVec){ -6, 2 };
+    }
+    v = mc_local_motion(&g, fwd, bwd, 2, 1);
+    CHECK(ts, v.x == 6 && v.y == -2, "uniform field: (%d, %d), want (6, -2)", v.x, v.y);
+}
+
+/* Vertical bars of period 8 px, standing still: the zero vector and (8, 0)
+ * match equally well, and the camera vector (4, 0), half a period, sits at
+ * the same distance from both. Only the local motion (every block's fields
+ * say (8, 0)) separates them; without its term the tie goes to the first
+ * candidate, the zero vector. */
+static void test_choice_follows_neighbours(TestState *ts)
+{
+    enum { W = 64, H = 48, B = 16 };
+    static uint8_t luma[W * H];
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            luma[y * W + x] = (uint8_t)(x % 8 < 4 ? 200 : 40);
+    CudaMcArgs a;
+    memset(&a, 0, sizeof a);
+    a.prev[0] = a.next[0] = (McPlaneView){ luma, W, W, H };
+    a.g = (McGrid){ W, H, B, W / B, H / B };
+    McVec fwd[12], bwd[12], vec[24];
+    uint32_t cost[12];
+    for (int k = 0; k < 12; k++) {
+        fwd[k] = (McVec){ 8, 0 };
+        bwd[k] = (McVec){ -8, 0 };
+    }
+    a.fwd = fwd;
+    a.bwd = bwd;
+    a.cam = (McVec){ 4, 0 };
+    a.vec_a = vec;
+    a.vec_c = vec + 12;
+    a.cost_a = cost;
+    const int K = 16 * 34;
+    int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
+    if (!tab) {
+        CHECK(ts, 0, "out of memory");
+        return;
+    }
+    for (int k = -K; k <= K; k++)
+        tab[k + K] = (int32_t)mc_rdiv(k, 2);
+    a.ph = (McPhase){ tab, K, 1, 2 };
+    const int k = 1 * a.g.nbx + 1; /* an inner block: no one-sided cost */
+    mc_choose_block(&a, k);
+    CHECK(ts, vec[k].x == 32 && vec[k].y == 0,
+          "inner block: (%d, %d) quarter pel, want (32, 0): the neighbours' motion", vec[k].x,
+          vec[k].y);
+    CHECK(ts, cost[k] == 0, "its bilateral cost: %u, want 0", cost[k]);
+    free(tab);
+}
+
+int main(void)
+{
+    TestState ts = { 0, 0 };
+    test_middle(&ts);
+    test_local_motion(&ts);
+    test_choice_follows_neighbours(&ts);
+    return test_finish(&ts, "test_mc_stages");
+}
