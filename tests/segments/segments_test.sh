@@ -268,9 +268,11 @@ else
     # WebM with negative timestamps: a demuxer that was not probed shows its
     # first cluster 500 ms late (the index was off the grid: refused as a
     # variable frame rate); the demux-only pass probes it as the reader does
+    webm=neg.webm
     ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -frames:v 60 -c:v libvpx \
-        -b:v 300k -output_ts_offset -0.5 -avoid_negative_ts disabled "$T/neg.webm"
-    for f in ps.mpg v.flv neg.webm; do
+        -b:v 300k -output_ts_offset -0.5 -avoid_negative_ts disabled "$T/neg.webm" ||
+        { webm=; echo "segments: no libvpx in this ffmpeg; the WebM check is skipped"; }
+    for f in ps.mpg v.flv $webm; do
         "$OMCTI" -q -y -i "$T/$f" -o "$T/fw1.y4m" 2>"$T/err"
         "$OMCTI" -q -y -i "$T/$f" -o "$T/fw2.y4m" --workers 2 2>>"$T/err"
         expect "$f --workers 2: the single run's frames" "cmp -s '$T/fw1.y4m' '$T/fw2.y4m' || { cat '$T/err' >&2; false; }"
