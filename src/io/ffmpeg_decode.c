@@ -357,9 +357,7 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
                         "again", r->path);
         goto done;
     }
-    for (unsigned i = 0; i < fmt->nb_streams; i++)
-        if ((int)i != p->stream)
-            fmt->streams[i]->discard = AVDISCARD_ALL;
+    ffio_keep_only_stream(fmt, p->stream);
     for (;;) {
         ret = av_read_frame(fmt, pkt);
         if (ret == AVERROR(EAGAIN)) continue;

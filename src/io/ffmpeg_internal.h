@@ -72,6 +72,8 @@ int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, 
  * file's content never makes omcti read another file. Sets fmt's
  * format_whitelist to every other demuxer; < 0 when out of memory. */
 int ffio_restrict_demuxers(AVFormatContext *fmt);
+/* Tells the demuxer to drop every stream but `stream` (less work). */
+void ffio_keep_only_stream(AVFormatContext *fmt, int stream);
 /* After an open refused by the above: writes "'path': <why>" into err and
  * returns OMCTI_ERR_FORMAT when path is such a file; else returns 0. */
 int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t errlen);

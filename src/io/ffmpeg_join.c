@@ -37,9 +37,7 @@ static int join_open_piece(JoinPiece *jp, const char *path, char *err, size_t er
     if (jp->stream < 0)
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the piece has no video stream",
                          path);
-    for (unsigned i = 0; i < jp->fmt->nb_streams; i++)
-        if ((int)i != jp->stream)
-            jp->fmt->streams[i]->discard = AVDISCARD_ALL;
+    ffio_keep_only_stream(jp->fmt, jp->stream);
     return 0;
 }
 

@@ -196,6 +196,13 @@ static int open_demuxer(FFReader *p, const char *path, const IoCancel *cancel, c
     return 0;
 }
 
+void ffio_keep_only_stream(AVFormatContext *fmt, int stream)
+{
+    for (unsigned i = 0; i < fmt->nb_streams; i++)
+        if ((int)i != stream)
+            fmt->streams[i]->discard = AVDISCARD_ALL;
+}
+
 int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, char *err,
                          size_t errlen)
 {
@@ -213,9 +220,7 @@ int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, 
         return ret;
     }
     avformat_close_input(&old);
-    for (unsigned i = 0; i < p->fmt->nb_streams; i++)
-        if ((int)i != p->stream)
-            p->fmt->streams[i]->discard = AVDISCARD_ALL;
+    ffio_keep_only_stream(p->fmt, p->stream);
     return 0;
 }
 
@@ -251,9 +256,7 @@ static int open_decoder(FFReader *p, const char *path, int has_audio, char *err,
     if ((ret = avcodec_open2(p->dec, codec, NULL)) < 0)
         return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret, "cannot open the decoder");
     /* Other streams are not decoded; telling the demuxer saves work. */
-    for (unsigned i = 0; i < p->fmt->nb_streams; i++)
-        if ((int)i != p->stream)
-            p->fmt->streams[i]->discard = AVDISCARD_ALL;
+    ffio_keep_only_stream(p->fmt, p->stream);
     return 0;
 }
 
