@@ -315,28 +315,29 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* A demux-only pass over a second demuxer of the same file: every packet of
- * the video stream is a picture, in decode order; sorted, their timestamps
- * give frame k's. No decoding, so it reads at the speed of the disk. */
-static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
+/* One demux-only pass over a second demuxer of the same file: the
+ * presentation timestamps of the video stream's packets (not those marked
+ * discard) into ix->key, in decode order. *stamped: every packet had one;
+ * *key_stamped: the first key frame had one. With AVFMT_FLAG_GENPTS, libavformat
+ * gives a packet without one the decode time of the picture shown there
+ * (the next reference picture's, in MPEG). */
+static int index_pass(VideoReader *r, FFReader *p, FrameIndex *ix, int genpts, int *stamped,
+                      int *key_stamped, char *err, size_t errlen)
 {
-    FFReader *p = r->priv;
     AVFormatContext *fmt = NULL;
-    if (!p->fmt->pb || !(p->fmt->pb->seekable & AVIO_SEEKABLE_NORMAL))
-        return set_error(err, errlen, OMCTI_ERR_INVALID,
-                         "'%s': cannot index a stream that is not seekable", r->path);
     char *url = ffio_local_url(r->path);
     int ret = (fmt = ffdec_alloc_input(r->cancel)) ? 0 : AVERROR(ENOMEM);
-    if (ret == 0)
+    if (ret == 0) {
+        if (genpts) fmt->flags |= AVFMT_FLAG_GENPTS;
         ret = avformat_open_input(&fmt, url ? url : r->path, p->fmt->iformat, NULL);
+    }
     free(url);
     if (ret < 0)
         return ffio_fail_av(err, errlen, OMCTI_ERR_IO, r->path, ret, "cannot open");
     AVPacket *pkt = av_packet_alloc();
     int64_t cap = 1024, n = 0;
-    int have_pts = 1;
-    ix->kind = FRAME_INDEX_PTS;
-    ix->stream = p->stream;
+    int key_seen = 0;
+    *stamped = *key_stamped = 1;
     ix->key = malloc(sizeof *ix->key * (size_t)cap);
     if (!pkt || !ix->key) {
         ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
@@ -372,7 +373,11 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
                 }
                 ix->key = k2;
             }
-            if (pkt->pts == AV_NOPTS_VALUE) have_pts = 0;
+            if (pkt->pts == AV_NOPTS_VALUE) *stamped = 0;
+            if (!key_seen && (pkt->flags & AV_PKT_FLAG_KEY)) {
+                key_seen = 1;
+                *key_stamped = pkt->pts != AV_NOPTS_VALUE;
+            }
             ix->key[n++] = pkt->pts;
         }
         av_packet_unref(pkt);
@@ -383,20 +388,61 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
         goto done;
     }
     ix->count = n;
-    if (have_pts) {
-        qsort(ix->key, (size_t)n, sizeof *ix->key, cmp_i64);
-        for (int64_t k = 1; k < n; k++)
-            if (ix->key[k] == ix->key[k - 1]) have_pts = 0;   /* not a usable key */
-    }
-    if (!have_pts) {
-        free(ix->key);
-        ix->key = NULL;
-    }
     ret = 0;
 done:
     av_packet_free(&pkt);
     avformat_close_input(&fmt);
     return ret;
+}
+
+/* Sorted, the keys give frame k's timestamp: every packet a picture, the
+ * k-th picture the decoder returns. MPEG-PS stamps a picture only now and
+ * then: where the first key frame had a timestamp, a second pass lets
+ * libavformat fill in the others from the decode times
+ * (AVFMT_FLAG_GENPTS), as the decoder times those pictures. Without keys,
+ * seeking decodes from the start and the pieces of --workers go by picture
+ * numbers, which moved them by a slot for each picture the decoder drops
+ * at the start (a recording cut inside a GOP). Where even the first key
+ * frame had none (AVI stamps no reference picture), the filled-in times are
+ * guesses that need not match the decoder's (H.264 in AVI: off by its
+ * reorder delay), so there are none. */
+static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
+{
+    FFReader *p = r->priv;
+    if (!p->fmt->pb || !(p->fmt->pb->seekable & AVIO_SEEKABLE_NORMAL))
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': cannot index a stream that is not seekable", r->path);
+    ix->kind = FRAME_INDEX_PTS;
+    ix->stream = p->stream;
+    int stamped, key_stamped, ret;
+    ret = index_pass(r, p, ix, 0, &stamped, &key_stamped, err, errlen);
+    if (ret == 0 && !stamped) {
+        const int64_t count = ix->count;
+        int filled = 0, dummy;
+        free(ix->key);
+        ix->key = NULL;
+        if (key_stamped)
+            ret = index_pass(r, p, ix, 1, &filled, &dummy, err, errlen);
+        if (ret == 0 && (!filled || ix->count != count)) {
+            free(ix->key);
+            ix->key = NULL;
+            ix->count = count;
+        }
+    }
+    if (ret < 0) {
+        free(ix->key);
+        ix->key = NULL;
+        return ret;
+    }
+    if (ix->key) {
+        qsort(ix->key, (size_t)ix->count, sizeof *ix->key, cmp_i64);
+        for (int64_t k = 1; k < ix->count && ix->key; k++)
+            if (ix->key[k] == ix->key[k - 1]) {     /* not a usable key */
+                free(ix->key);
+                ix->key = NULL;
+            }
+    }
+    return 0;
 }
 
 static int64_t frame_ts(const AVFrame *f)
