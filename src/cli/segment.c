@@ -13,7 +13,7 @@
 #include "src/cli/segment.h"
 #include "src/io/io.h"
 
-#define PIECE_OUTPUT_REVISION 3
+#define PIECE_OUTPUT_REVISION 4
 
 int segment_overlap(void)
 {
@@ -180,7 +180,8 @@ void segment_options_key(const CliOptions *o, int64_t n, VideoOrigin origin, cha
      * its length and hash, the name is the user's). out-rev: the revision
      * of what the same options produce, raised when a default or the
      * pictures change (2: issue 15's CRF 23 and 8-bit output, issue 16's
-     * filter; 3: issue 16's motion search, its chain and lead-in), so
+     * filter; 3: issue 16's motion search, its chain and lead-in; 4: issue
+     * 16's local smoothness, MPEG-PS timestamps filled in by the index), so
      * that pieces of an older omcti are not taken for this
      * one's. */
     const char *codec = o->codec ? o->codec : "-";
@@ -302,7 +303,7 @@ int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen
     mode_t mask = umask(0);
     umask(mask);
     (void)fchmod(fd, 0666 & ~mask);   /* mkstemp's 0600 is still usable */
-    fprintf(f, "omcti-piece 2\nframes %" PRId64 "\nsize %" PRId64 "\nfnv1a64 %016" PRIx64 "\n%s",
+    fprintf(f, "omcti-piece 3\nframes %" PRId64 "\nsize %" PRId64 "\nfnv1a64 %016" PRIx64 "\n%s",
             frames, size, hash, key);
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
@@ -384,9 +385,11 @@ int piece_sum_read(const char *piece, PieceSum *ps, char *err, size_t errlen)
     if (rerr) BAD("read error");
     if (got > SUM_MAX || memchr(buf, 0, got)) BAD("too large or binary");
     if (!(val = sum_line(&p, "omcti-piece"))) BAD("no omcti-piece line");
-    if (!strcmp(val, "1"))
-        BAD("written by an older omcti, without the piece's place; convert the segment again");
-    if (strcmp(val, "2")) BAD("unknown version");
+    /* 2: no origin line; 1: not even the piece's place. Either was written
+     * by an omcti whose pictures differ from this one's (out-rev). */
+    if (!strcmp(val, "1") || !strcmp(val, "2"))
+        BAD("written by an older omcti; convert the segment again");
+    if (strcmp(val, "3")) BAD("unknown version");
     if (sum_numbers(sum_line(&p, "frames"), 1, &ps->frames) < 0 || ps->frames < 1)
         BAD("frames");
     if (sum_numbers(sum_line(&p, "size"), 1, &ps->size) < 0 || ps->size < 0) BAD("size");

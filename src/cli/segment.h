@@ -95,7 +95,7 @@ void segment_options_key(const CliOptions *o, int64_t n, VideoOrigin origin, cha
                          size_t len);
 
 /* The checksum file beside a piece, PIECE.sum:
- *   omcti-piece 2
+ *   omcti-piece 3
  *   frames COUNT                     the frames in the piece
  *   size BYTES
  *   fnv1a64 HEX

@@ -50,7 +50,7 @@ expect "y4m --fps 60 --frames 31, N=3" "segments '$T/in.y4m' y4m 3 --fps 60 --fr
 expect "piece checksum written" "grep -q '^fnv1a64 ' '$T/s1.y4m.sum' && grep -q 'segment=1/3' '$T/s1.y4m.sum'"
 # the options key names the output revision (pieces of an older omcti, whose
 # defaults or pictures differ, have another options hash: not reused, not joined)
-expect "piece key names the output revision" "grep -q '^key .* out-rev=3 ' '$T/s1.y4m.sum'"
+expect "piece key names the output revision" "grep -q '^key .* out-rev=4 ' '$T/s1.y4m.sum'"
 
 # --workers: the in-process path of --devices, with CPU workers
 "$OMCTI" -q -i "$T/in.y4m" -o "$T/w3.y4m" --workers 3 2>"$T/err"
@@ -138,7 +138,10 @@ jrow "join, a piece without its .sum" "has no checksum file" "${inorder[@]}"
 sumrow() {   # NAME NEEDLE: p7.y4m.sum as given
     jrow "join, .sum $1" "$2" "${inorder[@]}"
 }
-sed 's/^omcti-piece 2/omcti-piece 1/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "version 1" "older omcti"
+sed 's/^omcti-piece 3/omcti-piece 1/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "version 1" "older omcti"
+# version 2 (stop 26 and before): other pictures, and maybe no origin line
+sed 's/^omcti-piece 3/omcti-piece 2/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "version 2" "written by an older omcti"
+sed 's/^omcti-piece 3/omcti-piece 4/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "version 4" "(unknown version)"
 sed 's/^piece 7 12/piece 7 11/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "with another count" "not a valid omcti checksum file (the frame range"
 sed 's/^piece 7 12/piece 12 12/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "index past the count" "not a valid omcti checksum file (piece)"
 sed 's/^piece 7 12/piece 9223372036854775807 12/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "huge index" "(piece)"
@@ -170,7 +173,7 @@ one_line_error "--segment: a foreign OUT.sum" "is not an omcti checksum file"
 "$OMCTI" -q -y -i "$T/in.y4m" -o "$T/mine.y4m" --segment 2/12 2>"$T/err"
 expect "--segment -y replaces it" "[ $? -eq 0 ] && grep -q '^piece 2 12$' '$T/mine.y4m.sum'"
 "$OMCTI" -q -i "$T/in.y4m" -o "$T/mine2.y4m" --segment 2/12 2>"$T/err"
-expect "--segment: a piece's .sum names its place" "grep -q '^omcti-piece 2$' '$T/mine2.y4m.sum' && grep -q '^range ' '$T/mine2.y4m.sum' && grep -q '^frames ' '$T/mine2.y4m.sum'"
+expect "--segment: a piece's .sum names its place" "grep -q '^omcti-piece 3$' '$T/mine2.y4m.sum' && grep -q '^range ' '$T/mine2.y4m.sum' && grep -q '^frames ' '$T/mine2.y4m.sum'"
 # pieces whose names start with '-' (after --)
 (cd "$J" && for i in 0 1; do "$OMCTI" -q -i "$T/in.y4m" -o "-d$i.y4m" --segment $i/2 --threads 1; done &&
     "$OMCTI" join -q -o "$T/jd.y4m" -- -d1.y4m -d0.y4m) 2>"$T/err"
