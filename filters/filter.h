@@ -36,6 +36,11 @@ typedef struct FilterPair {
     const OmctiFrame *prev, *next;   /* padded frames                    */
     const MotionFields *fields;      /* NULL when !needs_motion          */
     ActiveArea area;                 /* lines inactive in either frame   */
+    /* have_cam: cam is motion_camera_vector() of these fields and area at
+     * the stream's size over the fields' grid, computed already by the
+     * context (estimate_pair()); 0: the filter computes it. */
+    int have_cam;
+    MotionVector cam;
 } FilterPair;
 
 typedef struct OmctiFilter {

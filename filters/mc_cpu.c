@@ -15,7 +15,6 @@ static void mc_cpu_uninit(void **priv)
     if (!s) return;
     aligned_free(s->vec_a);
     aligned_free(s->vec_c);
-    aligned_free(s->cost_a);
     aligned_free(s->tab);
     aligned_free(s->keys);
     free(s);
@@ -46,7 +45,6 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     const size_t n = (size_t)s->nbx * s->nby;
     s->vec_a = aligned_calloc(n * s->threads * sizeof *s->vec_a);
     s->vec_c = aligned_calloc(n * s->threads * sizeof *s->vec_c);
-    s->cost_a = aligned_calloc(n * s->threads * sizeof *s->cost_a);
     /* displacements k = v * scale of every vector the fields can hold
      * (|v| <= range pel, quarter pel, refined by up to 3/4) */
     s->ph.K = 16 * (p->range + 2);
@@ -54,7 +52,7 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->ph.tab = s->tab;
     s->ph.den = 0; /* no phase yet */
     s->keys = aligned_calloc(n * sizeof *s->keys);
-    if (!s->vec_a || !s->vec_c || !s->cost_a || !s->tab || !s->keys) {
+    if (!s->vec_a || !s->vec_c || !s->tab || !s->keys) {
         mc_cpu_uninit((void **)&s);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
@@ -69,8 +67,12 @@ static int mc_cpu_stats(void *priv, const FilterPair *pair, McSceneStats *st, ch
     (void)errlen;
     Mc *s = priv;
     scenecut_stats(pair, s->block, s->threads, st);
+    const int reuse = pair->have_cam && pair->fields &&
+                      pair->fields->fwd.bw * pair->fields->fwd.bh == s->nbx * s->nby;
     const MotionVector g =
-        motion_camera_vector(pair->fields, &pair->area, s->w, s->h, s->nbx * s->nby, s->keys);
+        reuse ? pair->cam
+              : motion_camera_vector(pair->fields, &pair->area, s->w, s->h, s->nbx * s->nby,
+                                     s->keys);
     s->cam = (McVec){ g.x, g.y };
     return 0;
 }
@@ -119,18 +121,17 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
         const int tid = thread_index();
         const int r0 = (int)((int64_t)nby * tid / nt), r1 = (int)((int64_t)nby * (tid + 1) / nt);
         McVec *vec_a = s->vec_a + nb * (size_t)tid, *vec_c = s->vec_c + nb * (size_t)tid;
-        uint32_t *cost_a = s->cost_a + nb * (size_t)tid;
         uint16_t buf[3 * 32 * 32];
         const int a0 = max_i(r0 - 2, 0), a1 = min_i(r1 + 2, nby);
         const int c0 = max_i(r0 - 1, 0), c1 = min_i(r1 + 1, nby);
         for (int i = a0; r0 < r1 && i < a1 + 2; i++) {
             if (i < a1)
                 for (int bx = 0; bx < nbx; bx++)
-                    mc_choose_block(s, pr, bx, i, vec_a, cost_a);
+                    mc_choose_block(s, pr, bx, i, vec_a);
             const int j = i - 1;
             if (j >= c0 && j < c1)
                 for (int bx = 0; bx < nbx; bx++)
-                    vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, pr, bx, j, vec_a, cost_a);
+                    vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, pr, bx, j, vec_a);
             const int r = i - 2;
             if (r >= r0 && r < r1)
                 for (int bx = 0; bx < nbx; bx++)

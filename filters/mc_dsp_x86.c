@@ -304,8 +304,8 @@ T_AVX2 static uint32_t sad_bilin_avx2(const uint8_t *p, ptrdiff_t ps, int pfx, i
 
 /* ---------------------------------------------------------- SAD, AVX2 */
 
-T_AVX2 static uint32_t sad_avx2(const uint8_t *p, ptrdiff_t ps, const uint8_t *n, ptrdiff_t ns,
-                                int w, int h)
+T_AVX2 INLINE uint32_t sad_256(const uint8_t *p, ptrdiff_t ps, const uint8_t *n, ptrdiff_t ns,
+                               int w, int h)
 {
     const __m256i idx = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
                                          16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
@@ -323,6 +323,16 @@ T_AVX2 static uint32_t sad_avx2(const uint8_t *p, ptrdiff_t ps, const uint8_t *n
     }
     const __m128i s = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
     return (uint32_t)_mm_cvtsi128_si32(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s)));
+}
+
+/* Stage A's window (a 16x16 block grown by 2 on every side) with the
+ * sizes known to the compiler. */
+T_AVX2 static uint32_t sad_avx2(const uint8_t *p, ptrdiff_t ps, const uint8_t *n, ptrdiff_t ns,
+                                int w, int h)
+{
+    if (w == 20 && h == 20)
+        return sad_256(p, ps, n, ns, 20, 20);
+    return sad_256(p, ps, n, ns, w, h);
 }
 
 /* --------------------------------------------------- OBMC / put, AVX2 */
@@ -503,9 +513,9 @@ T_AVX512 INLINE __m512i avg32(__m512i a, __m512i b, __m512i w)
     return _mm512_packus_epi32(lo, hi);
 }
 
-T_AVX512 static void pred2_avx512(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,
-                                  int pfx, int pfy, const uint8_t *n, ptrdiff_t ns, int nfx,
-                                  int nfy, int w, int h, int wt)
+T_AVX512 INLINE void pred2_512(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,
+                               int pfx, int pfy, const uint8_t *n, ptrdiff_t ns, int nfx,
+                               int nfy, int w, int h, int wt)
 {
     if (w == 8) {
         pred2_w8_avx2(dst, ds, p, ps, pfx, pfy, n, ns, nfx, nfy, h, tap_pair16(256 - wt, wt));
@@ -526,6 +536,26 @@ T_AVX512 static void pred2_avx512(uint16_t *dst, ptrdiff_t ds, const uint8_t *p,
     }
 }
 
+/* The sizes of the rendering (a 16x16 luma block, its 16x8 and 8x16
+ * halves, the 8x8 chroma blocks and their 8x4 and 4x8 halves, computed 8
+ * wide) known to the compiler: loops unrolled, row clamps folded. */
+T_AVX512 static void pred2_avx512(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,
+                                  int pfx, int pfy, const uint8_t *n, ptrdiff_t ns, int nfx,
+                                  int nfy, int w, int h, int wt)
+{
+#define P2(W, H) pred2_512(dst, ds, p, ps, pfx, pfy, n, ns, nfx, nfy, W, H, wt)
+    if (w == 16) {
+        if (h == 16) { P2(16, 16); return; }
+        if (h == 8) { P2(16, 8); return; }
+    } else if (w == 8) {
+        if (h == 16) { P2(8, 16); return; }
+        if (h == 8) { P2(8, 8); return; }
+        if (h == 4) { P2(8, 4); return; }
+    }
+    P2(w, h);
+#undef P2
+}
+
 /* (16-fy)*h0 + fy*h1 + 8 >> 4 as 16*h0 + fy*(h1-h0) + 8 >> 4: the same
  * value modulo 2^16, and the value is below 2^16, so exact; one multiply. */
 T_AVX512 INLINE __m512i bilin_v32(__m512i h0, __m512i h1, __m512i wy, __m512i r8)
@@ -534,9 +564,9 @@ T_AVX512 INLINE __m512i bilin_v32(__m512i h0, __m512i h1, __m512i wy, __m512i r8
     return _mm512_srli_epi16(_mm512_add_epi16(_mm512_add_epi16(_mm512_slli_epi16(h0, 4), d), r8), 4);
 }
 
-T_AVX512 static uint32_t sad_bilin_avx512(const uint8_t *p, ptrdiff_t ps, int pfx, int pfy,
-                                          const uint8_t *n, ptrdiff_t ns, int nfx, int nfy,
-                                          int w, int h)
+T_AVX512 INLINE uint32_t sad_bilin512(const uint8_t *p, ptrdiff_t ps, int pfx, int pfy,
+                                      const uint8_t *n, ptrdiff_t ns, int nfx, int nfy,
+                                      int w, int h)
 {
     const __m512i idx = pair_idx(0);
     const __m512i pwx = _mm512_set1_epi16((int16_t)((16 - pfx) | (pfx << 8)));
@@ -573,6 +603,19 @@ T_AVX512 static uint32_t sad_bilin_avx512(const uint8_t *p, ptrdiff_t ps, int pf
 #undef ROW
     }
     return (uint32_t)_mm512_reduce_add_epi32(acc);
+}
+
+/* The block size of the refinement (16x16, 16 of every 17 calls) with the
+ * sizes known to the compiler: the loop unrolled, the row clamps folded. */
+T_AVX512 static uint32_t sad_bilin_avx512(const uint8_t *p, ptrdiff_t ps, int pfx, int pfy,
+                                          const uint8_t *n, ptrdiff_t ns, int nfx, int nfy,
+                                          int w, int h)
+{
+    if (w == 16 && h == 16)
+        return sad_bilin512(p, ps, pfx, pfy, n, ns, nfx, nfy, 16, 16);
+    if (w == 20 && h == 20)
+        return sad_bilin512(p, ps, pfx, pfy, n, ns, nfx, nfy, 20, 20);
+    return sad_bilin512(p, ps, pfx, pfy, n, ns, nfx, nfy, w, h);
 }
 
 /* ------------------------------------------------------------- init */

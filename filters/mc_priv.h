@@ -17,11 +17,10 @@ typedef struct Mc {
     McGrid grid;
     int16_t mask8[2][3][32 * 32]; /* [luma/chroma][own,h,v][y*bs+x], 1/8   */
     McDSP dsp;
-    /* per thread, nbx*nby each: the screened vectors and their exact
-     * bilateral cost (1/16 units), and the final (median, refined) vectors,
-     * for the thread's band of block rows plus its halo */
+    /* per thread, nbx*nby each: the screened vectors and the final
+     * (median, refined) vectors, for the thread's band of block rows plus
+     * its halo */
     McVec *vec_a, *vec_c;
-    uint32_t *cost_a;
     int32_t *tab;                /* the phase's displacement table         */
     McPhase ph;                  /* the phase of the picture being built   */
     McVec cam;                   /* the pair's camera vector (full pel)    */
@@ -44,13 +43,11 @@ static inline int inside(const OmctiPlane *p, int x0, int y0, int w, int h)
 }
 
 /* mc_vectors.c, stage A of block (bx, by) (mc_stages.h mc_choose()): the
- * screened vector and its exact bilateral cost into vec[k], cost[k]. */
-void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec,
-                     uint32_t *cost);
+ * screened vector into vec[k]. */
+void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec);
 
 /* mc_vectors.c, stage C of block (bx, by) (mc_stages.h mc_refine()). */
-McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a,
-                      const uint32_t *cost_a);
+McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a);
 
 /* mc_render.c: block (bx, by) of all three planes of out from the final
  * vectors vec at phase weight wt. buf holds 3 * 32 * 32 samples. */

@@ -119,7 +119,7 @@ MCF McVec mc_local_motion(const McGrid *g, const McVec *fwd, const McVec *bwd, i
  * picture alone cannot tell (flat areas, periodic texture, a pan's sky:
  * docs/quality.md, "local smoothness"). */
 MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *fwd,
-                    const McVec *bwd, McVec cam, int bx, int by, uint32_t *cost)
+                    const McVec *bwd, McVec cam, int bx, int by)
 {
     int cx[MC_MAX_CAND], cy[MC_MAX_CAND];
     const int n = mc_gather(fwd, bwd, cam, g->nbx, g->nby, bx, by, cx, cy);
@@ -143,9 +143,6 @@ MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
     McVec v;
     v.x = (int16_t)(cx[bi] * 4);
     v.y = (int16_t)(cy[bi] * 4);
-    /* The screening reads whole pixels (the window shifted by at most half
-     * a pixel); what the later stages compare is the exact cost. */
-    *cost = mc_cost_sub_os(c, g, ph, x0, y0, w, h, v.x, v.y);
     return v;
 }
 
@@ -175,20 +172,23 @@ MCF McVec mc_median(const McGrid *g, const McVec *v, int bx, int by)
 }
 
 /* Stage C of block (bx, by), from stage A of the block and its neighbours
- * (vec_a, cost_a): the median of outliers, then the sub-pel refinement. */
+ * (vec_a): the median of outliers, then the sub-pel refinement. */
 MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *vec_a,
-                    const uint32_t *cost_a, int bx, int by)
+                    int bx, int by)
 {
-    const int k = by * g->nbx + bx;
-    McVec v = vec_a[k];
-    uint32_t cv = cost_a[k];
+    McVec v = vec_a[by * g->nbx + bx];
+    uint32_t cv;
     int x0, y0, w, h;
     mc_window(g, bx, by, &x0, &y0, &w, &h);
     /* A vector unlike its neighbours is replaced by their median when that
-     * costs at most a little more here. */
+     * costs at most a little more here. Stage A screens at whole pixels
+     * (the window shifted by at most half a pixel); the exact costs of the
+     * two are compared here, the one place that needs them (a block whose
+     * median is its own vector, most of them, needs neither). */
     const McVec m = mc_median(g, vec_a, bx, by);
     if (!mc_vec_eq(m, v)) {
         const uint32_t cm = mc_cost_sub_os(c, g, ph, x0, y0, w, h, m.x, m.y);
+        cv = mc_cost_sub_os(c, g, ph, x0, y0, w, h, v.x, v.y);
         if ((uint64_t)cm * 16 <= (uint64_t)cv * (16 + MC_MEDIAN_TOL)) {
             v = m;
             cv = cm;

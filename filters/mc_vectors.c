@@ -129,20 +129,18 @@ static inline uint32_t mc_cost_sub_os(const McCostCtx *c, const McGrid *g, const
 
 #include "filters/mc_stages.h"
 
-void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec,
-                     uint32_t *cost)
+void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec)
 {
     const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph };
     const MotionFields *f = pr->fields;
     const size_t k = (size_t)by * s->nbx + bx;
     /* MotionVector is McVec's layout (int16 x, y) */
     vec[k] = mc_choose(&c, &s->grid, &s->ph, (const McVec *)f->fwd.mv, (const McVec *)f->bwd.mv,
-                       s->cam, bx, by, &cost[k]);
+                       s->cam, bx, by);
 }
 
-McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a,
-                      const uint32_t *cost_a)
+McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a)
 {
     const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph };
-    return mc_refine(&c, &s->grid, &s->ph, vec_a, cost_a, bx, by);
+    return mc_refine(&c, &s->grid, &s->ph, vec_a, bx, by);
 }

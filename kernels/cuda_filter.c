@@ -34,7 +34,6 @@ typedef struct CudaFilter {
     int overlap;
     McGrid g;
     McVec *d_vec;              /* vec_a, vec_c: nb each                    */
-    uint32_t *d_cost;          /* cost_a                                   */
     McVec *d_fields;           /* host fields uploaded: fwd, bwd           */
     int32_t *d_tab;
     int K;
@@ -56,7 +55,6 @@ static void cuda_filter_uninit(void **priv)
     cudaStreamSynchronize(f->d->stream);
     cudaStreamSynchronize(f->d->stream2);
     cudaFree(f->d_vec);
-    cudaFree(f->d_cost);
     cudaFree(f->d_fields);
     cudaFree(f->d_tab);
     cudaFree(f->d_pic);
@@ -97,7 +95,6 @@ static int setup(CudaFilter *f, const FilterParams *p, char *err, size_t errlen)
         return 0;
     const size_t nb = (size_t)f->g.nbx * f->g.nby;
     CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 2 * nb * sizeof *f->d_vec));
-    CUDA_CHECK(cudaMalloc((void **)&f->d_cost, nb * sizeof *f->d_cost));
     CUDA_CHECK(cudaMalloc((void **)&f->d_fields, 2 * nb * sizeof *f->d_fields));
     CUDA_CHECK(cudaMalloc((void **)&f->d_stats, sizeof *f->d_stats));
     CUDA_CHECK(cudaMallocHost((void **)&f->h_stats, sizeof *f->h_stats));
@@ -181,8 +178,12 @@ static int cuda_filter_stats(void *priv, const FilterPair *pr, McSceneStats *st,
     *st = *f->h_stats;
     /* the camera vector from the host's copy of the forward field (the
      * CPU backend's function: the same vector on every backend) */
-    const MotionVector g = motion_camera_vector(pr->fields, &pr->area, f->g.width, f->g.height,
-                                                f->g.nbx * f->g.nby, f->keys);
+    const int reuse = pr->have_cam && pr->fields &&
+                      pr->fields->fwd.bw * pr->fields->fwd.bh == f->g.nbx * f->g.nby;
+    const MotionVector g =
+        reuse ? pr->cam
+              : motion_camera_vector(pr->fields, &pr->area, f->g.width, f->g.height,
+                                     f->g.nbx * f->g.nby, f->keys);
     f->cam = (McVec){ g.x, g.y };
     return 0;
 }
@@ -263,7 +264,6 @@ static int fill_args(CudaFilter *f, const FilterPair *pr, CudaMcArgs *a, int sp,
         return 0;
     a->vec_a = f->d_vec;
     a->vec_c = f->d_vec + nb;
-    a->cost_a = f->d_cost;
     a->ph = (McPhase){ f->d_tab, f->K, num, den };
     a->cam = f->cam;
     if (d->fields_prev && d->fields_prev == pr->prev->serial &&

@@ -27,10 +27,9 @@ typedef struct CudaMcArgs {
     int overlap;                   /* 1 omcti (OBMC), 0 mcti                */
     const McVec *fwd, *bwd;        /* the pair's fields (full pel)          */
     McVec cam;                     /* the pair's camera vector (full pel)   */
-    /* Per block: screened vector and cost (stage A), final vector (C),
-     * vectors in quarter luma pel. */
+    /* Per block: screened vector (stage A), final vector (C), vectors in
+     * quarter luma pel. */
     McVec *vec_a, *vec_c;
-    uint32_t *cost_a;
     McPhase ph;                    /* the phase and its displacement table  */
     int wt;                        /* phase_weight256(num, den)             */
     uint8_t *out[3];               /* output planes                         */
@@ -104,18 +103,15 @@ MCF uint32_t mc_cost_sub_os(const CudaMcArgs *a, const McGrid *g, const McPhase 
 /* Stage A of block k; every lane computes, lane 0 stores. */
 MCF void mc_choose_block(const CudaMcArgs *a, int k)
 {
-    uint32_t c;
-    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, a->cam, k % a->g.nbx, k / a->g.nbx, &c);
-    if (MC_LANE == 0) {
+    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, a->cam, k % a->g.nbx, k / a->g.nbx);
+    if (MC_LANE == 0)
         a->vec_a[k] = v;
-        a->cost_a[k] = c;
-    }
 }
 
 /* Stage C of block k. */
 MCF void mc_refine_block(const CudaMcArgs *a, int k)
 {
-    const McVec v = mc_refine(a, &a->g, &a->ph, a->vec_a, a->cost_a, k % a->g.nbx, k / a->g.nbx);
+    const McVec v = mc_refine(a, &a->g, &a->ph, a->vec_a, k % a->g.nbx, k / a->g.nbx);
     if (MC_LANE == 0)
         a->vec_c[k] = v;
 }

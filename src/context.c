@@ -45,6 +45,7 @@ struct OmctiContext {
     MotionEngine *eng;
     MotionFields fields;
     uint32_t *keys;            /* motion_camera_vector()'s scratch         */
+    MotionVector cam;          /* estimate_pair()'s camera vector          */
     /* A pair that changes brightness as a whole (src/fade.h) is searched
      * and built from norm[], its pictures scaled to one level (allocated
      * the first time one is met). */
@@ -273,6 +274,7 @@ static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFra
     const MotionField *f = &c->fields.fwd;
     const MotionVector g =
         motion_camera_vector(&c->fields, a, c->width, c->height, f->bw * f->bh, c->keys);
+    c->cam = g;
     c->fade = fade_measure(prev, next, g.x, g.y, a);
     if (!c->fade.active && (g.x || g.y))
         c->fade = fade_measure(prev, next, 0, 0, a);
@@ -343,7 +345,7 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
         return 0;
 
     const OmctiFrame *prev = &c->frames[c->cur ^ 1], *next = f;
-    FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur) };
+    FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur), 0, { 0, 0 } };
     if (c->filter->needs_motion) {
         t0 = now_seconds();
         int ret = repad_pair(c, c->cur ^ 1, c->cur, &pair.area);
@@ -355,6 +357,12 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
         c->stats.me_seconds += now_seconds() - t0;
         c->stats.abs_diffs += c->fields.abs_diffs;
         pair.fields = &c->fields;
+        /* the fields the camera vector came from, unless a fade searched
+         * them again: the filter need not compute it a second time */
+        if (!c->fade.active) {
+            pair.have_cam = 1;
+            pair.cam = c->cam;
+        }
     }
     c->stats.pairs++;
     if (c->filter->new_pair) {
@@ -452,7 +460,7 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
     /* a held original is the original, not its scaled copy */
     const int fade = c->filter->needs_motion && c->fade.active && !c->pair_holds;
     const FilterPair pair = { fade ? &c->norm[0] : prev, fade ? &c->norm[1] : next,
-                              c->filter->needs_motion ? &c->fields : NULL, pair_area(c, ip, in) };
+                              c->filter->needs_motion ? &c->fields : NULL, pair_area(c, ip, in), 0, { 0, 0 } };
     double t0 = now_seconds();
     c->err[0] = 0;
     int ret = c->filter->picture(c->filter_priv, &pair, num, den, out, c->err, sizeof c->err);

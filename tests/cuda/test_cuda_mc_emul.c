@@ -58,7 +58,6 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         return;
     }
     McVec *vec = malloc(2 * (size_t)nb * sizeof *vec);
-    uint32_t *cost = malloc((size_t)nb * sizeof *cost);
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
     uint32_t *keys = malloc((size_t)nb * sizeof *keys);
@@ -69,7 +68,6 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     free(keys);
     a.vec_a = vec;
     a.vec_c = vec + nb;
-    a.cost_a = cost;
     const int K = 16 * (range + 2);
     int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
     for (int k = -K; k <= K; k++)
@@ -85,7 +83,6 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
                 out->data[c][(ptrdiff_t)y * out->stride[c] + x] =
                     (uint8_t)mc_render_pixel(&a, c, x, y);
     free(vec);
-    free(cost);
     free(tab);
 }
 
@@ -149,7 +146,7 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
         fr[1].serial = (uint64_t)i + 2;
         int rc = motion_engine_cpu.estimate(me, &fr[0], &fr[1], &f, err, sizeof err);
         CHECK(ts, rc == 0, "%s: estimate: %s", label, err);
-        const FilterPair pr = { &fr[0], &fr[1], &f, { 0, 0, 0, 0 } };
+        const FilterPair pr = { &fr[0], &fr[1], &f, { 0, 0, 0, 0 }, 0, { 0, 0 } };
         char what[200];
         snprintf(what, sizeof what, "%s %dx%d B%d R%d %s pair %d", label, w, h, block, range,
                  search == OMCTI_SEARCH_FULL ? "full" : "diamond", i);
