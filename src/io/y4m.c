@@ -230,8 +230,11 @@ static int y4m_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
                              "'%s': corrupt y4m stream: frame %lld has no FRAME marker",
                              r->path, (long long)n);
         const int64_t next = off + (nl - line) + 1 + (int64_t)s->frame_bytes;
-        if (next > size)
-            break;   /* a truncated last frame: the reader stops before it */
+        if (next > size)   /* the reader's error, so every path refuses the file alike */
+            return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                             "'%s': frame %lld is truncated (%lld of %zu bytes)", r->path,
+                             (long long)n, (long long)(size - (off + (nl - line) + 1)),
+                             s->frame_bytes);
         if (n == cap) {
             int64_t *k2 = realloc(ix->key, sizeof *k2 * (size_t)(cap *= 2));
             if (!k2) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");

@@ -56,6 +56,10 @@ row "text file as y4m"     1 "not a y4m"            "$OMCTI" -i "$T/text.y4m" -o
 row "zero frames"          1 "has no video frames"  "$OMCTI" -i "$T/zero.y4m" -o "$T/out.y4m"
 row "one frame"            1 "only one video frame" "$OMCTI" -i "$T/one.y4m" -o "$T/out.y4m"
 row "truncated y4m"        1 "truncated"            "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m"
+# the index of --workers and --segment refuses it as the whole run does
+# (it stopped before the cut frame, and the run succeeded with fewer frames)
+row "truncated y4m, --workers 2" 1 "truncated"      "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m" --workers 2
+row "truncated y4m, --segment" 1 "truncated"        "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m" --segment 0/2
 printf 'YUV4MPEG2 W64 H48 F25:1 C420p10\nFRAME\n' > "$T/deep.y4m"
 row "10-bit y4m"           1 "not supported"        "$OMCTI" -i "$T/deep.y4m" -o "$T/out.y4m"
 "$Y4M" gen 17 9 4 > "$T/tiny.y4m"
