@@ -319,6 +319,13 @@ static int run(Converter *c)
     async_writer_stop(&c->writer);
     if ((ret = video_writer_finish(c->out, c->err, sizeof c->err)) < 0) return ret;
 
+    if (c->timed && c->ti.jumps && !c->quiet)
+        fprintf(stderr, "omcti: warning: '%s': the timestamps jump %.0f s ahead after picture "
+                "%lld%s (damage, or a recording resumed); each jump was closed to one frame, so "
+                "copied audio after it may be out of step\n", name,
+                (double)c->ti.jump_frames / rational_to_double(tl.in_fps),
+                (long long)c->ti.jump_after,
+                c->ti.jumps > 1 ? " and more times" : "");
     if (c->timed && c->ti.off_grid && !info->vfr && !c->quiet)
         fprintf(stderr, "omcti: note: '%s': %lld pictures are off the nominal %.3f fps; the "
                 "output frames were placed by the timestamps\n", name,

@@ -84,6 +84,9 @@ int timed_init(TimedInput *ti, Rational in_fps, Rational time_base, int64_t pts0
     const int64_t g = gcd64(tick, unit);
     ti->tick = tick / g;
     ti->unit = unit / g;
+    const int64_t per_s = (in_fps.num + in_fps.den - 1) / in_fps.den;   /* frames, >= 1 */
+    ti->jump_max = ti->unit > INT64_MAX / TIMED_JUMP_SECONDS / per_s
+                 ? INT64_MAX : ti->unit * TIMED_JUMP_SECONDS * per_s;
     return 0;
 }
 
@@ -109,7 +112,15 @@ void timed_add(TimedInput *ti, int64_t pts)
         a = k ? prev + ti->unit : 0;      /* no usable time: one frame on */
         pts = k ? ti->last_pts : pts;
     } else {
-        a = (pts - ti->pts0) * ti->tick;
+        a = (pts - ti->pts0) * ti->tick - ti->shift;
+        if (k && a - prev > ti->jump_max) {
+            if (!ti->jumps++) {
+                ti->jump_frames = (a - prev) / ti->unit;
+                ti->jump_after = k - 1;
+            }
+            ti->shift += a - prev - ti->unit;
+            a = prev + ti->unit;
+        }
     }
     /* On the grid when within a tick of a slot (timestamps are rounded to
      * the time base), but never more than a quarter frame. The slot is the

@@ -47,7 +47,20 @@ typedef struct TimedInput {
     int64_t pos[2];         /* positions of pictures n - 2 and n - 1       */
     int on_grid[2];
     int64_t off_grid;       /* pictures placed by a timestamp off the grid */
+    int64_t jump_max;       /* TIMED_JUMP_SECONDS, in position units       */
+    int64_t shift;          /* the gaps closed so far, in position units   */
+    int64_t jumps;          /* gaps closed                                 */
+    int64_t jump_frames;    /* the first one's length, in nominal frames   */
+    int64_t jump_after;     /* the picture before it (0-based)             */
 } TimedInput;
+
+/* A picture more than this many seconds after the one before (forward; a
+ * step back is placed a frame on anyway) is taken for a timestamp jump, as
+ * FFmpeg's CLI takes one in MPEG-TS (its dts_delta_threshold): the gap is
+ * closed to one nominal frame and the later pictures keep their distances
+ * to it. Else one damaged timestamp in a 6-picture file asked for hours of
+ * held frames (a bit flipped in a TS: 2 252 frames; 5 hours: 900 000). */
+#define TIMED_JUMP_SECONDS 10
 
 /* 0, or -1 when the time base cannot be used (then go by frame numbers).
  * pts0: the time of position 0 (a segment: the file's first picture), or
@@ -58,7 +71,8 @@ int  timed_init(TimedInput *ti, Rational in_fps, Rational time_base, int64_t pts
  * the first picture. */
 void timed_set_origin(TimedInput *ti, int64_t pts0);
 /* Places the next picture (pts: VIDEO_NO_PTS-style INT64_MIN when none;
- * a missing or non-increasing one is put a nominal frame after the last). */
+ * a missing or non-increasing one is put a nominal frame after the last,
+ * one after a jump (TIMED_JUMP_SECONDS) too). */
 void timed_add(TimedInput *ti, int64_t pts);
 /* The frame slot of the last picture placed: its position in whole input
  * frames, rounded down (>= 0). */

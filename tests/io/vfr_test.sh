@@ -65,6 +65,30 @@ d=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$T/h.mkv")
 [ $rc -eq 0 ] && near "$d" 5.0 0.05 && ok || bad "header 25 fps, 5 s of pictures: exit $rc, $d s: $(cat "$T/err")"
 grep -q "damaged\|truncated" "$T/err" && bad "VFR called damaged: $(cat "$T/err")" || ok
 
+# A timestamp jump (TIMED_JUMP_SECONDS, src/cli/timeline.h): one damaged
+# timestamp 5 hours ahead in 6 pictures asked for 900 000 held frames; the
+# gap is closed to one frame, with a warning, and --workers agrees. A
+# recording resumed 60 s later (every picture from the 24th on): the same
+# in the whole run, --workers 3 and 3 joined pieces. A pause below the
+# limit keeps its time (the 1.5x stretch above).
+ffmpeg -v error -y -f lavfi -i testsrc=size=64x48:rate=25:duration=0.24 -c:v libx264 -bf 0 -g 3 \
+    -pix_fmt yuv420p -bsf:v "setts=ts=if(eq(N\,3)\,PTS+1000*3600*5\,PTS)" "$T/jump5h.mkv"
+( ulimit -f 40000; timeout 60 "$OMCTI" -y -i "$T/jump5h.mkv" -o "$T/j1.y4m" ) 2>"$T/err"; rc=$?
+n=$(grep -a -o FRAME "$T/j1.y4m" | wc -l)
+[ $rc -eq 0 ] && [ "$n" = 12 ] && grep -q "timestamps jump 18000 s ahead after picture 2" "$T/err" && ok ||
+    bad "one timestamp 5 h ahead: exit $rc, $n frames: $(cat "$T/err")"
+( ulimit -f 40000; timeout 60 "$OMCTI" -q -y -i "$T/jump5h.mkv" -o "$T/j2.y4m" --workers 2 ) &&
+    cmp -s "$T/j1.y4m" "$T/j2.y4m" && ok || bad "one timestamp 5 h ahead: --workers 2 differs"
+ffmpeg -v error -y -f lavfi -i testsrc=size=64x48:rate=25:duration=2 -c:v libx264 -bf 0 -g 10 \
+    -pix_fmt yuv420p -bsf:v "setts=ts=if(gte(N\,23)\,PTS+1000*60\,PTS)" "$T/jump60.mkv"
+"$OMCTI" -q -y -i "$T/jump60.mkv" -o "$T/j1.y4m" && [ "$(grep -a -o FRAME "$T/j1.y4m" | wc -l)" = 100 ] &&
+    ok || bad "resumed 60 s later: not 100 frames"
+"$OMCTI" -q -y -i "$T/jump60.mkv" -o "$T/j2.y4m" --workers 3 && cmp -s "$T/j1.y4m" "$T/j2.y4m" &&
+    ok || bad "resumed 60 s later: --workers 3 differs"
+for i in 0 1 2; do "$OMCTI" -q -y -i "$T/jump60.mkv" -o "$T/jp$i.y4m" --segment $i/3 2>/dev/null; done
+"$OMCTI" join -q -y -o "$T/j3.y4m" "$T"/jp{0,1,2}.y4m && cmp -s "$T/j1.y4m" "$T/j3.y4m" &&
+    ok || bad "resumed 60 s later: 3 joined pieces differ"
+
 # constant-rate inputs: frame numbers and timestamps give the same output
 "$Y4M" gen 96 64 20 > "$T/c.y4m"
 ffmpeg -v error -y -i "$T/c.y4m" -c:v ffv1 "$T/c.mkv"
