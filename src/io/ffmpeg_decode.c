@@ -101,9 +101,7 @@ static void warn_damage(const VideoReader *r, const FFReader *p)
      * that goes on to the end while pictures are missing, or a demuxer
      * that gave up far from the end, is damage inside the file. */
     const AVStream *st = p->fmt->streams[p->stream];
-    const int64_t dur = st->duration > 0 ? st->duration
-                      : p->fmt->duration > 0 ? av_rescale_q(p->fmt->duration, AV_TIME_BASE_Q,
-                                                            st->time_base) : 0;
+    const int64_t dur = ffio_stream_duration(p->fmt, st);
     const int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
     const AVRational frame = { (int)r->info.fps.den, (int)r->info.fps.num };   /* 1/fps */
     const int64_t slack = frame.num > 0 && frame.den > 0

@@ -10,6 +10,7 @@
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/parseutils.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/avstring.h>
 #include <libswscale/swscale.h>
@@ -203,6 +204,17 @@ void ffio_keep_only_stream(AVFormatContext *fmt, int stream)
             fmt->streams[i]->discard = AVDISCARD_ALL;
 }
 
+int64_t ffio_stream_duration(const AVFormatContext *fmt, const AVStream *st)
+{
+    if (st->duration > 0)
+        return st->duration;
+    const AVDictionaryEntry *e = av_dict_get(st->metadata, "DURATION", NULL, 0);
+    int64_t us;
+    if (e && av_parse_time(&us, e->value, 1) == 0 && us > 0)
+        return av_rescale_q(us, AV_TIME_BASE_Q, st->time_base);
+    return fmt->duration > 0 ? av_rescale_q(fmt->duration, AV_TIME_BASE_Q, st->time_base) : 0;
+}
+
 int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, char *err,
                          size_t errlen)
 {
@@ -298,12 +310,11 @@ static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int 
         vi->sar.num = 0;
         vi->sar.den = 1;
     }
+    const int64_t dur = ffio_stream_duration(p->fmt, st);
     if (st->nb_frames > 0)
         vi->nb_frames = st->nb_frames;
-    else if (st->duration > 0)
-        vi->nb_frames = av_rescale_q(st->duration, st->time_base, av_inv_q(fps));
-    else if (p->fmt->duration > 0)
-        vi->nb_frames = av_rescale_q(p->fmt->duration, AV_TIME_BASE_Q, av_inv_q(fps));
+    else if (dur > 0)
+        vi->nb_frames = av_rescale_q(dur, st->time_base, av_inv_q(fps));
     else
         vi->nb_frames = -1;
     vi->has_audio = has_audio;

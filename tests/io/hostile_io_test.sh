@@ -214,6 +214,13 @@ PY
         bad "damage mid-file: exit $rc: $(cat "$T/err")"
     "$OMCTI" -q -y -i "$T/cut.mkv" -o "$T/cut.y4m" 2>"$T/err"; rc=$?
     [ $rc -eq 0 ] && grep -q "truncated" "$T/err" && ok || bad "truncated file: exit $rc: $(cat "$T/err")"
+    # an intact file whose sound outlasts its 6 pictures by 1.8 s: the
+    # pictures are counted by the video track's own duration (Matroska's
+    # DURATION tag), not the file's ("6 pictures read of about 51")
+    ffmpeg -v error -y -f lavfi -i testsrc=size=64x48:rate=25 -frames 6 -c:v ffv1 "$T/six.mkv"
+    ffmpeg -v error -y -i "$T/six.mkv" -f lavfi -i sine=d=2 -c:v copy -c:a aac "$T/long_audio.mkv"
+    "$OMCTI" -q -y -i "$T/long_audio.mkv" -o "$T/la.y4m" 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && [ ! -s "$T/err" ] && ok || bad "audio longer than the video: exit $rc: $(cat "$T/err")"
 fi
 
 # --- item 12: packets the decoder rejects: --workers converts what a plain run does --
