@@ -393,6 +393,13 @@ int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, 
     r->priv = p;
     r->cancel = cancel;
 
+    /* A stated size beyond the limit is refused before a picture of it is
+     * decoded (a tiny file can state any size). */
+    const AVCodecParameters *par0 = p->fmt->streams[p->stream]->codecpar;
+    if ((ret = io_check_size(path, par0->width, par0->height, err, errlen)) < 0) {
+        video_reader_close(&r);
+        return ret;
+    }
     /* Decode the first picture now: its size and format are the truth
      * (stream headers can be absent or wrong), and a file with nothing
      * decodable fails here rather than after the output was created. */
@@ -417,6 +424,10 @@ int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, 
     if (p->width <= 0 || p->height <= 0) {
         video_reader_close(&r);
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the video has no picture size", path);
+    }
+    if ((ret = io_check_size(path, p->width, p->height, err, errlen)) < 0) {
+        video_reader_close(&r);
+        return ret;
     }
     p->work_fmt = ffio_working_format(p->frame->format);
     fill_info(&r->info, p, scanned, has_audio);

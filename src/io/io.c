@@ -169,6 +169,16 @@ int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *
     return 0;
 }
 
+int io_check_size(const char *path, int64_t w, int64_t h, char *err, size_t errlen)
+{
+    if (w > IO_MAX_SIDE || h > IO_MAX_SIDE || w * h > IO_MAX_PIXELS)
+        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                         "'%s': the picture size %lldx%lld is larger than omcti handles "
+                         "(at most %d pixels a side and %lld megapixels)", path, (long long)w,
+                         (long long)h, IO_MAX_SIDE, IO_MAX_PIXELS >> 20);
+    return 0;
+}
+
 int io_path_is_regular(const char *path)
 {
     struct stat st;

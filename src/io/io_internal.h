@@ -8,6 +8,14 @@
 
 #include "src/io/io.h"
 
+/* The largest picture an input may have: 16384 a side (the library's
+ * limit) and 64 megapixels (8K UHD is 33). A header can state any size: a
+ * 13 KB FFV1 file saying 12000x12000 took a minute and 3.2 GB before it
+ * failed. io_check_size(): 0, or the error written ('path': ...). */
+#define IO_MAX_SIDE 16384
+#define IO_MAX_PIXELS (64LL << 20)
+int io_check_size(const char *path, int64_t w, int64_t h, char *err, size_t errlen);
+
 typedef struct VideoReaderOps {
     int  (*read)(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen);
     void (*close)(VideoReader *r);   /* frees priv, not r */

@@ -16,7 +16,6 @@
 #include "src/io/io_internal.h"
 
 #define Y4M_MAX_LINE 4096
-#define Y4M_MAX_DIM 16384
 
 typedef enum Y4mChroma { Y4M_420, Y4M_422, Y4M_444, Y4M_MONO } Y4mChroma;
 
@@ -86,9 +85,12 @@ static int parse_header(Y4mReader *s, VideoInfo *info, const char *path, char *e
             return set_error(err, errlen, OMCTI_ERR_FORMAT,
                              "'%s': malformed y4m header field '%s'", path, tok);
     }
-    if (w < 1 || h < 1 || w > Y4M_MAX_DIM || h > Y4M_MAX_DIM)
+    if (w < 1 || h < 1)
         return set_error(err, errlen, OMCTI_ERR_FORMAT,
                          "'%s': y4m frame size %lldx%lld is missing or out of range", path, w, h);
+    const int size_ret = io_check_size(path, w, h, err, errlen);
+    if (size_ret < 0)
+        return size_ret;
     if (fn <= 0 || fd <= 0 || fn > 1000000000LL || fd > 1000000000LL)
         return set_error(err, errlen, OMCTI_ERR_FORMAT,
                          "'%s': y4m frame rate is missing or invalid", path);

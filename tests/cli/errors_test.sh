@@ -62,6 +62,9 @@ row "truncated y4m, --workers 2" 1 "truncated"      "$OMCTI" -i "$T/trunc.y4m" -
 row "truncated y4m, --segment" 1 "truncated"        "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m" --segment 0/2
 printf 'YUV4MPEG2 W64 H48 F25:1 C420p10\nFRAME\n' > "$T/deep.y4m"
 row "10-bit y4m"           1 "not supported"        "$OMCTI" -i "$T/deep.y4m" -o "$T/out.y4m"
+# a header can state any size: 64 megapixels at most (io_internal.h)
+printf 'YUV4MPEG2 W16384 H16384 F25:1 C420jpeg\nFRAME\n' > "$T/huge.y4m"
+row "y4m of 16384x16384"   1 "larger than omcti handles" "$OMCTI" -i "$T/huge.y4m" -o "$T/out.y4m"
 "$Y4M" gen 17 9 4 > "$T/tiny.y4m"
 row "17x9 (smaller than a block)" 0 "" "$OMCTI" -q -i "$T/tiny.y4m" -o "$T/out.y4m"
 "$Y4M" gen 353 289 3 > "$T/odd.y4m"
@@ -253,6 +256,17 @@ if ls -A "$T" | grep -q '^out\.\|^\.out\.'; then bad "SIGINT left output: $(ls -
 
 # --- FFmpeg inputs ---
 if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null; then
+    # a 256x256 FFV1 Matroska whose track says 12000x12000: refused before
+    # a picture of that size is decoded (it took 25 s and 3 GB to fail)
+    ffmpeg -v error -y -f lavfi -i testsrc=size=256x256:rate=25 -frames 4 -c:v ffv1 "$T/s256.mkv"
+    python3 - "$T/s256.mkv" "$T/s12k.mkv" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+for eid in (b"\xb0", b"\xba"):   # PixelWidth, PixelHeight: 256 -> 12000
+    d = d.replace(eid + b"\x82\x01\x00", eid + b"\x82\x2e\xe0")
+open(sys.argv[2], "wb").write(d)
+PY
+    row "mkv stating 12000x12000" 1 "larger than omcti handles" timeout 20 "$OMCTI" -i "$T/s12k.mkv" -o "$T/out.y4m"
     ff() { ffmpeg -v error -y "$@"; }
     ff -f lavfi -i "sine=d=1" "$T/audio.wav"
     row "audio-only file"  1 "no video stream" "$OMCTI" -i "$T/audio.wav" -o "$T/out.mkv"

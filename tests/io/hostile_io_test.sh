@@ -77,7 +77,7 @@ rm -f "$T"/.wout.omcti-*
 
 # --- item 10: a header that promises a huge picture costs nothing until a frame --
 if [ -z "${OMCTI_SANITIZED:-}" ]; then
-    for stream in 'YUV4MPEG2 W16384 H16384 F25:1\n' 'YUV4MPEG2 W16384 H16384 F25:1\nFRAME\nabc'; do
+    for stream in 'YUV4MPEG2 W8192 H8192 F25:1\n' 'YUV4MPEG2 W8192 H8192 F25:1\nFRAME\nabc'; do
         # (without meson's MALLOC_PERTURB_, which writes every page malloc gives)
         kb=$(env -u MALLOC_PERTURB_ python3 -c 'import resource, subprocess, sys
 subprocess.run(sys.argv[2:], input=sys.argv[1].encode().decode("unicode_escape").encode(),
