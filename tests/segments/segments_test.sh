@@ -306,6 +306,10 @@ else
     for i in 0 1 2; do "$OMCTI" -q -i "$T/av.mp4" -o "$T/q$i.mp4" --segment $i/3; done
     "$OMCTI" join -q -o "$T/j.mp4" --audio-from "$T/av.mp4" "$T"/q{0,1,2}.mp4 2>"$T/err"
     expect "mp4 join runs" "[ $? -eq 0 ]"
+    # --audio-from another file than the pieces' input: refused, nothing written
+    ffmpeg -v error -y -f lavfi -i sine=f=300 -t 3 -c:a aac "$T/other.m4a"
+    "$OMCTI" join -q -o "$T/jo.mp4" --audio-from "$T/other.m4a" "$T"/q{0,1,2}.mp4 2>"$T/err"
+    expect "join --audio-from another file: refused" "[ $? -eq 1 ] && grep -q 'is not the input the pieces were made from' '$T/err' && [ ! -e '$T/jo.mp4' ]"
     expect "mp4 join: 96 frames" "[ \"\$(ffprobe -v error -count_frames -select_streams v -show_entries stream=nb_read_frames -of csv=p=0 '$T/j.mp4')\" = 96 ]"
     expect "mp4 join: audio copied" "ffprobe -v error -select_streams a -show_entries stream=codec_name -of csv=p=0 '$T/j.mp4' | grep -q aac"
     expect "mp4 join decodes cleanly" "[ -z \"\$(ffmpeg -v error -i '$T/j.mp4' -f null - 2>&1)\" ]"
