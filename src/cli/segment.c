@@ -128,15 +128,17 @@ int segment_check(const Timeline *tl, int64_t n, int count, const char *input, c
     SegmentRange r;
     for (int i = 0; i < count; i++) {
         if (segment_range(tl, n, i, count, &r) < 0 || r.out_first == r.out_end) {
-            /* The largest count that works: halve until it does. */
-            int ok = count;
-            do {
-                ok /= 2;
+            /* The largest count that works: counting down from below count
+             * (and the input's frames), 64 tries at most, then halving
+             * (which finds one that works, not always the largest). */
+            int ok = (int64_t)count - 1 < n ? count - 1 : (int)n, tries = 0;
+            for (;;) {
                 int good = ok > 0;
                 for (int j = 0; good && j < ok; j++)
                     good = segment_range(tl, n, j, ok, &r) == 0 && r.out_first < r.out_end;
-                if (good) break;
-            } while (ok > 1);
+                if (good || ok <= 1) break;
+                ok = ++tries < 64 ? ok - 1 : ok / 2;
+            }
             return set_error(err, errlen, OMCTI_ERR_INVALID,
                              "'%s': %d segments of %lld input frames leave segment %d without "
                              "output frames; use at most %d segments", input, count,

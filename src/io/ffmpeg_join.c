@@ -57,16 +57,16 @@ static int join_compatible(const AVStream *a, const AVStream *b, const char *pa,
 {
     const AVCodecParameters *x = a->codecpar, *y = b->codecpar;
     const char *what = NULL;
-    if (x->codec_id != y->codec_id) what = "codec";
-    else if (x->width != y->width || x->height != y->height) what = "picture size";
-    else if (x->format != y->format) what = "pixel format";
-    else if (av_cmp_q(join_fps(a), join_fps(b))) what = "frame rate";
+    if (x->codec_id != y->codec_id) what = "codecs";
+    else if (x->width != y->width || x->height != y->height) what = "picture sizes";
+    else if (x->format != y->format) what = "pixel formats";
+    else if (av_cmp_q(join_fps(a), join_fps(b))) what = "frame rates";
     else if (x->extradata_size != y->extradata_size ||
              (x->extradata_size && memcmp(x->extradata, y->extradata, x->extradata_size)))
         what = "encoder settings";
     if (what)
-        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s' cannot follow '%s': the %s "
-                         "differs (pieces must come from one omcti --segment run)", pb, pa, what);
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s' cannot follow '%s': their %s "
+                         "differ (pieces must come from one omcti --segment run)", pb, pa, what);
     return 0;
 }
 

@@ -50,6 +50,9 @@ static int read_line(FILE *f, char *buf, size_t size)
 static int parse_header(Y4mReader *s, VideoInfo *info, const char *path, char *err, size_t errlen)
 {
     int n = read_line(s->f, s->line, sizeof s->line);
+    if (n == -1 && ferror(s->f))   /* stdin a directory: EISDIR */
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot read '%s': %s", path,
+                         strerror(errno ? errno : EIO));
     if (n == -1)
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s' is empty", path);
     if (n < 0 || strncmp(s->line, "YUV4MPEG2", 9) || (s->line[9] != ' ' && s->line[9] != 0))

@@ -83,6 +83,13 @@ expect "failing segment: no piece" "[ -z \"\$(ls -A '$T' | grep f1)\" ]"
 "$OMCTI" -q -i "$T/short.y4m" -o "$T/x.y4m" --segment 0/9 --fps 10 2>"$T/err"
 expect "too many segments" "[ $? -ne 0 ]"
 one_line_error "too many segments" "use at most"
+# the largest count that works (halving said 3 where 4, 5 and 6 work)
+"$Y4M" gen 64 48 6 > "$T/six.y4m"
+"$OMCTI" -q -i "$T/six.y4m" -o "$T/x.y4m" --segment 0/7 2>"$T/err"
+one_line_error "7 segments of 6 frames" "use at most 6 segments"
+"$OMCTI" -q -i "$T/six.y4m" -o "$T/x.y4m" --segment 5/6 && expect "6 segments of 6 frames run" true ||
+    bad "6 segments of 6 frames"
+rm -f "$T"/x.y4m*
 "$Y4M" gen 64 48 6 > "$T/other.y4m"
 "$OMCTI" -q -i "$T/other.y4m" -o "$T/o.y4m" --segment 0/2
 "$OMCTI" -q -i "$T/in.y4m" -o "$T/i.y4m" --segment 1/2
