@@ -217,6 +217,9 @@ static int add_runs(EvalOptions *o, EvalRun *runs, int *nruns)
         for (char *c = r->label; *c; c++)
             if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     }
+    if (*nruns == 0)
+        return cli_error(EXIT_USAGE, "eval: no method to score (--methods omcti,mcti,blend,repeat "
+                         "or --compare FILE)");
     return 0;
 }
 

@@ -56,6 +56,7 @@ row "text file as y4m"     1 "not a y4m"            "$OMCTI" -i "$T/text.y4m" -o
 row "zero frames"          1 "has no video frames"  "$OMCTI" -i "$T/zero.y4m" -o "$T/out.y4m"
 row "one frame"            1 "only one video frame" "$OMCTI" -i "$T/one.y4m" -o "$T/out.y4m"
 row "truncated y4m"        1 "truncated"            "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m"
+row "eval --methods ''"     2 "no method to score"   "$OMCTI" eval -i "$T/in.y4m" --methods ''
 row "stdin a directory"    1 "Is a directory"       sh -c '"$1" -i - -o "$2" < "$3"' sh "$OMCTI" "$T/out.y4m" "$T"
 # the index of --workers and --segment refuses it as the whole run does
 # (it stopped before the cut frame, and the run succeeded with fewer frames)
