@@ -140,7 +140,16 @@ int convert_workers(Job *j, const char *output, int copy_audio)
     for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
     for (int k = 0; k < started && ret == 0; k++)
         if (cs[k].status < 0) {
-            snprintf(j->err, sizeof j->err, "%s", cs[k].err);
+            /* a part is an internal file: the message names the output */
+            const char *at = cs[k].output && *cs[k].output ? strstr(cs[k].err, cs[k].output)
+                                                            : NULL;
+            const size_t len = at ? strlen(cs[k].output) : 0;
+            const int quoted = at && at > cs[k].err && at[-1] == '\'' && at[len] == '\'';
+            if (at)
+                snprintf(j->err, sizeof j->err, "%.*s%s%s (worker %d)%s", (int)(at - cs[k].err),
+                         cs[k].err, output, quoted ? "'" : "", k, at + len + (size_t)quoted);
+            else
+                snprintf(j->err, sizeof j->err, "%s", cs[k].err);
             ret = cs[k].status;
         }
     if (ret == 0 && cli_interrupted())

@@ -73,6 +73,11 @@ row "17x9 (smaller than a block)" 0 "" "$OMCTI" -q -i "$T/tiny.y4m" -o "$T/out.y
 row "353x289"              0 "" "$OMCTI" -q -i "$T/odd.y4m" -o "$T/out.y4m"
 "$Y4M" gen 1 1 3 > "$T/px.y4m"
 row "1x1"                  0 "" "$OMCTI" -q -i "$T/px.y4m" -o "$T/out.y4m"
+if [ "$HAVE_FFMPEG" = 1 ]; then
+    # a part of --workers fails: the message names the output, not the part
+    row "--workers, a part fails" 1 "'$T/out.mkv' (worker 0): libx264 cannot encode" \
+        "$OMCTI" -i "$T/px.y4m" -o "$T/out.mkv" --workers 2 --odd-size crop
+fi
 "$Y4M" gen 40 30 4 25 1 C422 > "$T/c422.y4m"
 row "4:2:2 y4m converted"  0 "processed as 8-bit 4:2:0" "$OMCTI" -i "$T/c422.y4m" -o "$T/out.y4m"
 
