@@ -320,7 +320,7 @@ static int cmp_i64(const void *a, const void *b)
  * gives a packet without one the decode time of the picture shown there
  * (the next reference picture's, in MPEG). */
 static int index_pass(VideoReader *r, FFReader *p, FrameIndex *ix, int genpts, int *stamped,
-                      int *key_stamped, char *err, size_t errlen)
+                      int *key_stamped, int64_t *skipped, char *err, size_t errlen)
 {
     AVFormatContext *fmt = NULL;
     char *url = ffio_local_url(r->path);
@@ -336,6 +336,7 @@ static int index_pass(VideoReader *r, FFReader *p, FrameIndex *ix, int genpts, i
     int64_t cap = 1024, n = 0;
     int key_seen = 0;
     *stamped = *key_stamped = 1;
+    *skipped = 0;
     ix->key = malloc(sizeof *ix->key * (size_t)cap);
     if (!pkt || !ix->key) {
         ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
@@ -370,6 +371,15 @@ static int index_pass(VideoReader *r, FFReader *p, FrameIndex *ix, int genpts, i
                     goto done;
                 }
                 ix->key = k2;
+            }
+            /* A fragment before the first key frame (a recording cut
+             * inside a packet: no time at all) gives no picture and no
+             * slot in the whole run (it places pictures by time). */
+            if (genpts && !key_seen && !(pkt->flags & AV_PKT_FLAG_KEY) &&
+                pkt->pts == AV_NOPTS_VALUE && pkt->dts == AV_NOPTS_VALUE) {
+                (*skipped)++;
+                av_packet_unref(pkt);
+                continue;
             }
             if (pkt->pts == AV_NOPTS_VALUE) *stamped = 0;
             if (!key_seen && (pkt->flags & AV_PKT_FLAG_KEY)) {
@@ -413,15 +423,16 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
     ix->kind = FRAME_INDEX_PTS;
     ix->stream = p->stream;
     int stamped, key_stamped, ret;
-    ret = index_pass(r, p, ix, 0, &stamped, &key_stamped, err, errlen);
+    int64_t skipped;
+    ret = index_pass(r, p, ix, 0, &stamped, &key_stamped, &skipped, err, errlen);
     if (ret == 0 && !stamped) {
         const int64_t count = ix->count;
         int filled = 0, dummy;
         free(ix->key);
         ix->key = NULL;
         if (key_stamped)
-            ret = index_pass(r, p, ix, 1, &filled, &dummy, err, errlen);
-        if (ret == 0 && (!filled || ix->count != count)) {
+            ret = index_pass(r, p, ix, 1, &filled, &dummy, &skipped, err, errlen);
+        if (ret == 0 && (!filled || ix->count + skipped != count)) {
             free(ix->key);
             ix->key = NULL;
             ix->count = count;
@@ -453,7 +464,9 @@ static int64_t frame_ts(const AVFrame *f)
  * already past ts: the seek landed too late; or, unless last, damage on
  * the way: a packet that did not decode, a concealed picture, or the
  * stream's end before ts, where the whole run, which decoded the pictures
- * before the key frame, may have got other pictures), < 0. */
+ * before the key frame, may have got other pictures), < 0. last: 1 when
+ * the attempt started from the first picture, 2 when from the file's start
+ * (the demuxer opened again). */
 static int ff_skip_to(VideoReader *r, FFReader *p, int64_t ts, int last, char *err,
                       size_t errlen)
 {
@@ -471,7 +484,11 @@ static int ff_skip_to(VideoReader *r, FFReader *p, int64_t ts, int last, char *e
         if (t == AV_NOPTS_VALUE)
             return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': a decoded picture has no "
                              "timestamp; cannot seek exactly", r->path);
-        if (t > ts && first)
+        /* From the file's start (last == 2: the demuxer opened again), a
+         * first picture past ts is the first that decodes at all (a
+         * recording cut inside a GOP, its key frame seconds later): the
+         * whole run holds it over the slots before it, ts among them. */
+        if (t > ts && first && last != 2)
             return 0;
         if (t >= ts && !last && (p->bad > bad || p->concealed > concealed))
             return 0;
@@ -563,7 +580,8 @@ static int ff_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *er
         p->bad = from_start ? 0 : bad;
         p->concealed = from_start ? 0 : concealed;
         p->leading = from_start ? 0 : leading;
-        if ((ret = ff_skip_to(r, p, ts, from_start, err, errlen)) < 0) return ret;
+        if ((ret = ff_skip_to(r, p, ts, back[a] == -2 ? 2 : from_start, err, errlen)) < 0)
+            return ret;
         if (ret == 1) {
             p->pictures = frame;   /* for the end-of-file check */
             return 0;
