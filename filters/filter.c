@@ -39,3 +39,11 @@ int filter_backend_open(const FilterBackend **be, void **b, const FilterBackend 
     *be = cpu;
     return cpu->init(b, p, method, err, errlen);
 }
+
+MotionVector filter_pair_camera(const FilterPair *pr, int width, int height, int nb,
+                                uint32_t *keys)
+{
+    if (pr->have_cam && pr->fields && pr->fields->fwd.bw * pr->fields->fwd.bh == nb)
+        return pr->cam;
+    return motion_camera_vector(pr->fields, &pr->area, width, height, nb, keys);
+}

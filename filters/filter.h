@@ -80,6 +80,13 @@ typedef struct FilterBackend {
     void (*uninit)(void **b);
 } FilterBackend;
 
+/* The pair's camera vector for a backend's stats() (host code on every
+ * backend, so all take the same vector): the context's, pr->cam, where it
+ * was computed over these fields on a grid of nb blocks, else
+ * motion_camera_vector() of width x height with keys (nb) as scratch. */
+MotionVector filter_pair_camera(const FilterPair *pr, int width, int height, int nb,
+                                uint32_t *keys);
+
 /* Starts the backend for p->dev's type, or cpu when there is none (or it
  * fails and p->dev_fallback allows the CPU). */
 int filter_backend_open(const FilterBackend **be, void **b, const FilterBackend *cpu,

@@ -67,12 +67,7 @@ static int mc_cpu_stats(void *priv, const FilterPair *pair, McSceneStats *st, ch
     (void)errlen;
     Mc *s = priv;
     scenecut_stats(pair, s->block, s->threads, st);
-    const int reuse = pair->have_cam && pair->fields &&
-                      pair->fields->fwd.bw * pair->fields->fwd.bh == s->nbx * s->nby;
-    const MotionVector g =
-        reuse ? pair->cam
-              : motion_camera_vector(pair->fields, &pair->area, s->w, s->h, s->nbx * s->nby,
-                                     s->keys);
+    const MotionVector g = filter_pair_camera(pair, s->w, s->h, s->nbx * s->nby, s->keys);
     s->cam = (McVec){ g.x, g.y };
     return 0;
 }

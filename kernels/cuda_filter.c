@@ -178,12 +178,8 @@ static int cuda_filter_stats(void *priv, const FilterPair *pr, McSceneStats *st,
     *st = *f->h_stats;
     /* the camera vector from the host's copy of the forward field (the
      * CPU backend's function: the same vector on every backend) */
-    const int reuse = pr->have_cam && pr->fields &&
-                      pr->fields->fwd.bw * pr->fields->fwd.bh == f->g.nbx * f->g.nby;
     const MotionVector g =
-        reuse ? pr->cam
-              : motion_camera_vector(pr->fields, &pr->area, f->g.width, f->g.height,
-                                     f->g.nbx * f->g.nby, f->keys);
+        filter_pair_camera(pr, f->g.width, f->g.height, f->g.nbx * f->g.nby, f->keys);
     f->cam = (McVec){ g.x, g.y };
     return 0;
 }

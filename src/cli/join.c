@@ -88,8 +88,7 @@ int cli_join(int argc, char **argv)
         ret = io_check_output(out, pieces[k], overwrite, err, sizeof err);
     /* the audio keeps its place against the pictures: the pieces' origin */
     VideoOrigin origin = { 0 };
-    if (ret == 0) ret = piece_set_check(pieces, n, sorted, NULL, &origin, err, sizeof err);
-    if (ret == 0 && audio) ret = piece_set_source_check(pieces[0], audio, err, sizeof err);
+    if (ret == 0) ret = piece_set_check(pieces, n, sorted, NULL, &origin, audio, err, sizeof err);
     if (ret == 0)
         ret = io_join(out, sorted, n, audio, &origin, overwrite, quiet, &frames, err, sizeof err);
     free(sorted);

@@ -494,26 +494,8 @@ static int same_origin(VideoOrigin a, VideoOrigin b)
            a.time_base.den == b.time_base.den;
 }
 
-int piece_set_source_check(const char *piece, const char *source, char *err, size_t errlen)
-{
-    PieceSum *ps = malloc(sizeof *ps);
-    if (!ps) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
-    int ret = piece_sum_read(piece, ps, err, errlen);
-    struct stat st;
-    if (ret == 0 && stat(source, &st) == 0 && S_ISREG(st.st_mode) &&
-        (int64_t)st.st_size != ps->src_size) {
-        char name[1024];
-        ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "join: '%s' is not the input the pieces "
-                        "were made from (%lld bytes; theirs had %lld): --audio-from takes "
-                        "that input", io_printable(source, name, sizeof name),
-                        (long long)st.st_size, (long long)ps->src_size);
-    }
-    free(ps);
-    return ret;
-}
-
 int piece_set_check(const char *const *pieces, int n, const char **sorted, int64_t *frames,
-                    VideoOrigin *origin, char *err, size_t errlen)
+                    VideoOrigin *origin, const char *source, char *err, size_t errlen)
 {
     PieceSum *ps = calloc((size_t)n, sizeof *ps);
     PieceSum **order = calloc((size_t)n, sizeof *order);
@@ -573,6 +555,16 @@ int piece_set_check(const char *const *pieces, int n, const char **sorted, int64
         }
         sorted[k] = order[k]->name;
         total += order[k]->frames;
+    }
+    struct stat st;
+    if (source && stat(source, &st) == 0 && S_ISREG(st.st_mode) &&
+        (int64_t)st.st_size != ps[0].src_size) {
+        char name[1024];
+        ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "join: '%s' is not the input the pieces "
+                        "were made from (%lld bytes; theirs had %lld): --audio-from takes "
+                        "that input", io_printable(source, name, sizeof name),
+                        (long long)st.st_size, (long long)ps[0].src_size);
+        goto out;
     }
     if (frames) *frames = total;
     if (origin) *origin = ps[0].origin;

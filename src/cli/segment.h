@@ -130,11 +130,10 @@ int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen);
  * of one conversion (same input, options and N; none missing or twice),
  * each unchanged since its checksum file was written. Fills sorted[] in
  * piece order, *frames (may be NULL) with their frame count and *origin
- * (may be NULL) with the input's time of their frame slot 0. */
-/* For join --audio-from: source must be the input the pieces were made
- * from, by its size (PIECE.sum's source line; a copy's time may differ). */
-int piece_set_source_check(const char *piece, const char *source, char *err, size_t errlen);
+ * (may be NULL) with the input's time of their frame slot 0. source (may
+ * be NULL: join --audio-from) must be the input they were made from, by its
+ * size (the source line; a copy's time may differ). */
 int piece_set_check(const char *const *pieces, int n, const char **sorted, int64_t *frames,
-                    VideoOrigin *origin, char *err, size_t errlen);
+                    VideoOrigin *origin, const char *source, char *err, size_t errlen);
 
 #endif
