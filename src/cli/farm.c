@@ -286,7 +286,9 @@ static int prepare(Farm *f)
     snprintf(f->index, sizeof f->index, "%s/frames.idx", f->dir_abs);
     VideoReader *r = NULL;
     FrameIndex ix = { 0 };
-    if ((ret = video_reader_open(&r, f->in_abs, f->err, sizeof f->err)) < 0) return ret;
+    if ((ret = io_check_rereadable(f->input, "farm", f->err, sizeof f->err)) < 0 ||
+        (ret = video_reader_open(&r, f->in_abs, f->err, sizeof f->err)) < 0)
+        return ret;
     Timeline tl;
     const VideoInfo *info = video_reader_info(r);
     if (timeline_init(&tl, info->fps, f->opt.mode, f->opt.factor, f->opt.fps) < 0) {

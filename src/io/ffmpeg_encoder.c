@@ -147,9 +147,18 @@ static int supports_fmt(const AVCodec *c, enum AVPixelFormat f)
 
 /* What we have (8-bit 4:2:0) if the encoder takes it, else the encoder's
  * closest. yuvj formats fall back to their limited-range twin with a
- * full-range tag: the same bytes. */
+ * full-range tag: the same bytes. MJPEG is full range by its standard (its
+ * encoder refuses limited range unless told to be unofficial), so a
+ * limited-range source goes to yuvj and is converted, as FFmpeg's CLI does. */
 static enum AVPixelFormat choose_pix_fmt(const AVCodec *c, enum AVPixelFormat have)
 {
+    if (c->id == AV_CODEC_ID_MJPEG && !ffio_is_j(have)) {
+        static const enum AVPixelFormat full[] = {AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P,
+                                                  AV_PIX_FMT_YUVJ444P};
+        for (size_t i = 0; i < sizeof full / sizeof full[0]; i++)
+            if (supports_fmt(c, full[i]))
+                return full[i];
+    }
     if (supports_fmt(c, have))
         return have;
     if (supports_fmt(c, ffio_unj(have)))
@@ -274,7 +283,7 @@ static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
         e->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     int full = ffio_is_j(p->in_fmt);
     if (is_yuv(pf))
-        e->color_range = full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+        e->color_range = (full || ffio_is_j(pf)) ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
     if (is_yuv(pf) && info->has_color) {
         e->color_primaries = (enum AVColorPrimaries)info->color_primaries;
         e->color_trc = (enum AVColorTransferCharacteristic)info->color_trc;
@@ -334,7 +343,9 @@ static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
     /* Converted at the size both have: the picture's, cropped to the coded
      * size; padding is added after (ffenc_frame). */
     const int sw = min_i(p->width, cw), sh = min_i(p->height, ch);
-    if (ffio_unj(pf) != AV_PIX_FMT_YUV420P) {
+    /* Converted unless the bytes are the same: 4:2:0 of the source's range
+     * (a yuvj twin of a full-range source included). */
+    if (ffio_unj(pf) != AV_PIX_FMT_YUV420P || (ffio_is_j(pf) && !full)) {
         p->sws = sws_getContext(sw, sh, p->in_fmt, sw, sh, pf,
                                 SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL,
                                 NULL, NULL);

@@ -271,12 +271,18 @@ int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
     if (of->video_codec == AV_CODEC_ID_NONE)
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "'%s': the %s format holds no video", w->path, of->name);
-    /* image2 writes one file per picture (or fails on a plain name), which
-     * the temporary-file-and-rename scheme cannot carry. */
-    if ((of->flags & AVFMT_NOFILE) || !strncmp(of->name, "image2", 6))
+    /* image2 writes one file per picture (or fails on a plain name), and
+     * the NOFILE muxers (hls, dash, segment, tee) open files of their own:
+     * neither can be carried by the temporary-file-and-rename scheme. */
+    if (!strncmp(of->name, "image2", 6))
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "'%s': %s is an image format, not a video container (use .mkv, .mp4, "
                          ".mov, .avi, .webm or .y4m)", w->path, of->name);
+    if (of->flags & AVFMT_NOFILE)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': the %s format writes files of its own, not one file (write "
+                         ".mkv, .mp4, .mov, .avi, .webm or .y4m, then package it with ffmpeg)",
+                         w->path, of->name);
 
     FFWriter *p = calloc(1, sizeof *p);
     if (!p)

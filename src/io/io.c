@@ -5,6 +5,7 @@
  * only when everything succeeded. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,6 +432,21 @@ int io_check_output(const char *path, const char *other, int overwrite, char *er
     return ret;
 }
 
+int io_check_rereadable(const char *path, const char *what, char *err, size_t errlen)
+{
+    struct stat st;
+    if (strcmp(path, "-") == 0 || stat(path, &st) < 0)
+        return 0;
+    if (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) && !S_ISCHR(st.st_mode))
+        return 0;
+    char name[1024];
+    return set_error(err, errlen, OMCTI_ERR_INVALID,
+                     "'%s': %s needs an input file it can seek in, not %s (convert it in one "
+                     "run)", io_printable(path, name, sizeof name), what,
+                     S_ISFIFO(st.st_mode) ? "a pipe" : S_ISSOCK(st.st_mode) ? "a socket"
+                                                                            : "a device");
+}
+
 int video_reader_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
 {
     memset(ix, 0, sizeof *ix);
@@ -470,6 +486,13 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
     *out = NULL;
     if (!path || !*path)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "no output file given (use -o FILE)");
+    /* Every container omcti writes (y4m included, and omcti's own reader)
+     * keeps a rate as two 31-bit terms. */
+    const Rational fps = rational_make(info->fps.num, info->fps.den);
+    if (info->fps.num <= 0 || info->fps.den <= 0 || fps.num > INT_MAX || fps.den > INT_MAX)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "'%s': the frame rate %lld/%lld cannot be stored exactly", path,
+                         (long long)info->fps.num, (long long)info->fps.den);
     const int to_stdout = !strcmp(path, "-");
     int in_place = 0;
     if (!to_stdout) {

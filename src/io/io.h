@@ -208,6 +208,13 @@ void y4m_slots_abort(Y4mSlots **s);
 int io_check_output(const char *path, const char *other, int overwrite, char *err,
                     size_t errlen);
 
+/* Checks that the input path can be opened and read again from any point
+ * (segments, workers, farm): a FIFO, socket or character device cannot, and
+ * opening a FIFO would first wait for a writer (the check does not open it).
+ * `what` names the mode in the message. A path that does not exist is left
+ * to the reader's own error. */
+int io_check_rereadable(const char *path, const char *what, char *err, size_t errlen);
+
 /* The last step of the temporary-file-and-rename rule: moves the finished
  * tmp to path. Without overwrite a file that appeared at path during the run
  * is never replaced: then tmp is kept, *kept is set and the error names it

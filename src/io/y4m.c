@@ -3,6 +3,7 @@
  * are converted to 4:2:0 (chroma averaged, mono gets neutral chroma); deeper
  * samples are refused with a clear message. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdio_ext.h>
 #include <sys/stat.h>
@@ -94,7 +95,7 @@ static int parse_header(Y4mReader *s, VideoInfo *info, const char *path, char *e
     const int size_ret = io_check_size(path, w, h, err, errlen);
     if (size_ret < 0)
         return size_ret;
-    if (fn <= 0 || fd <= 0 || fn > 1000000000LL || fd > 1000000000LL)
+    if (fn <= 0 || fd <= 0 || fn > INT_MAX || fd > INT_MAX)
         return set_error(err, errlen, OMCTI_ERR_FORMAT,
                          "'%s': y4m frame rate is missing or invalid", path);
     if (!strncmp(cs, "420", 3) && (!cs[3] || !strcmp(cs + 3, "jpeg") || !strcmp(cs + 3, "mpeg2") ||

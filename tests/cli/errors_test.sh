@@ -56,6 +56,12 @@ row "text file as y4m"     1 "not a y4m"            "$OMCTI" -i "$T/text.y4m" -o
 row "zero frames"          1 "has no video frames"  "$OMCTI" -i "$T/zero.y4m" -o "$T/out.y4m"
 row "one frame"            1 "only one video frame" "$OMCTI" -i "$T/one.y4m" -o "$T/out.y4m"
 row "truncated y4m"        1 "truncated"            "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m"
+sed '1s/F[0-9]*:[0-9]*/F1000000000:1/' "$T/in.y4m" > "$T/fast.y4m"
+row "an output rate past 31 bits" 2 "frame rate 3000000000/1 cannot be stored exactly" "$OMCTI" -i "$T/fast.y4m" -o "$T/out.y4m" --factor 3
+row "an output rate past 31 bits, to stdout" 2 "frame rate 3000000000/1 cannot be stored exactly" "$OMCTI" -i "$T/fast.y4m" -o - --factor 3
+mkfifo "$T/in.fifo"
+row "--workers on a FIFO (not waited on)" 2 "'$T/in.fifo': --workers needs an input file it can seek in, not a pipe" timeout 10 "$OMCTI" -i "$T/in.fifo" -o "$T/out.y4m" --workers 2
+row "--segment on a FIFO (not waited on)" 2 "--segment needs an input file it can seek in, not a pipe" timeout 10 "$OMCTI" -i "$T/in.fifo" -o "$T/out.y4m" --segment 0/2
 row "eval --methods ''"     2 "no method to score"   "$OMCTI" eval -i "$T/in.y4m" --methods ''
 row "stdin a directory"    1 "Is a directory"       sh -c '"$1" -i - -o "$2" < "$3"' sh "$OMCTI" "$T/out.y4m" "$T"
 # the index of --workers and --segment refuses it as the whole run does
@@ -275,6 +281,15 @@ open(sys.argv[2], "wb").write(d)
 PY
     row "mkv stating 12000x12000" 1 "larger than omcti handles" timeout 20 "$OMCTI" -i "$T/s12k.mkv" -o "$T/out.y4m"
     ff() { ffmpeg -v error -y "$@"; }
+    row "HLS output (a playlist and its segments)" 2 "the hls format writes files of its own" "$OMCTI" -i "$T/in.y4m" -o "$T/out.m3u8"
+    [ -z "$(ls "$T" | grep '\.ts$')" ] && ok || bad "HLS output: segment files written: $(ls "$T")"
+    # MJPEG is full range: limited-range pictures are converted (FFmpeg's CLI does too)
+    ff -f lavfi -i "testsrc2=s=96x64:r=25:d=0.4" -pix_fmt yuv420p -c:v ffv1 "$T/tv.mkv"
+    row "--codec mjpeg from limited range" 0 "" "$OMCTI" -q -i "$T/tv.mkv" -o "$T/out.avi" --codec mjpeg
+    got=$(ffprobe -v error -select_streams v -show_entries stream=pix_fmt,color_range -of csv=p=0 "$T/out.avi")
+    psnr=$(ffmpeg -hide_banner -i "$T/out.avi" -i "$T/tv.mkv" -lavfi "[0]trim=end_frame=1,scale=out_range=tv,format=yuv420p[a];[1]trim=end_frame=1[b];[a][b]psnr" -f null - 2>&1 | sed -n 's/.*PSNR y:\([0-9]*\).*/\1/p')
+    [ "$got" = "yuvj420p,pc" ] && [ "${psnr:-0}" -ge 30 ] && ok || bad "mjpeg: written as '$got', first picture at ${psnr:-?} dB against the input"
+    rm -f "$T/out.avi"
     ff -f lavfi -i "sine=d=1" "$T/audio.wav"
     row "audio-only file"  1 "no video stream" "$OMCTI" -i "$T/audio.wav" -o "$T/out.mkv"
     ff -f lavfi -i "testsrc2=s=64x48" -frames:v 1 "$T/image.png"
