@@ -327,9 +327,10 @@ static int run(Converter *c)
                 (long long)c->ti.jump_after,
                 c->ti.jumps > 1 ? " and more times" : "");
     if (c->timed && c->ti.off_grid && !info->vfr && !c->quiet)
-        fprintf(stderr, "omcti: note: '%s': %lld pictures are off the nominal %.3f fps; the "
+        fprintf(stderr, "omcti: note: '%s': %lld %s off the nominal %.3f fps; the "
                 "output frames were placed by the timestamps\n", name,
-                (long long)c->ti.off_grid, rational_to_double(tl.in_fps));
+                (long long)c->ti.off_grid, c->ti.off_grid == 1 ? "picture is" : "pictures are",
+                rational_to_double(tl.in_fps));
     if (!c->quiet) {
         OmctiStats st;
         omcti_get_stats(c->ctx, &st);

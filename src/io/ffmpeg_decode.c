@@ -126,10 +126,12 @@ static void warn_damage(const VideoReader *r, const FFReader *p)
         fprintf(stderr, " %lld of %lld packets could not be decoded and were skipped;",
                 (long long)p->bad, (long long)p->packets);
     if (p->leading)
-        fprintf(stderr, " %lld pictures before the first key frame were skipped;",
-                (long long)p->leading);
+        fprintf(stderr, " %lld %s before the first key frame %s skipped;",
+                (long long)p->leading, p->leading == 1 ? "picture" : "pictures",
+                p->leading == 1 ? "was" : "were");
     if (p->concealed)
-        fprintf(stderr, " %lld pictures had decoding errors concealed;", (long long)p->concealed);
+        fprintf(stderr, " %lld %s decoding errors concealed;", (long long)p->concealed,
+                p->concealed == 1 ? "picture had" : "pictures had");
     fprintf(stderr, " %lld pictures read", (long long)p->pictures);
     if (expect > 0)
         fprintf(stderr, " of about %lld", (long long)expect);

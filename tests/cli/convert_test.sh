@@ -36,6 +36,26 @@ if command -v taskset >/dev/null && [ "$(nproc --all)" -gt 1 ]; then
         "[ \"\$(grep -o '\"threads\": *[0-9]*' '$T/bench.json' | sort -u | tr -d ' ')\" = '\"threads\":1' ]"
 fi
 
+# --- OpenMP's wait policy: passive unless the environment chose one ---
+# (the program, blocked opening a FIFO with no writer yet, shows the
+# environment it runs with in /proc/PID/environ)
+policy() {   # policy [VAR=VALUE]: the OMP_WAIT_POLICY the running program has
+    rm -f "$T/wait.fifo"; mkfifo "$T/wait.fifo"
+    env -u OMP_WAIT_POLICY "$@" "$OMCTI" -q -y -i "$T/wait.fifo" -o "$T/wait.y4m" 2>/dev/null &
+    local pid=$! got="" k
+    for k in $(seq 50); do
+        got=$(tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | sed -n 's/^OMP_WAIT_POLICY=//p')
+        [ -n "$got" ] && [ "$(readlink "/proc/$pid/exe")" = "$(readlink -f "$OMCTI")" ] && break
+        sleep 0.1
+    done
+    cat "$T/in.y4m" > "$T/wait.fifo"; wait $pid
+    echo "${got:-unset}"
+}
+if [ -d /proc/self ] && "$OMCTI" --version | grep -q "OpenMP: yes"; then
+    expect "OpenMP wait policy by default" "[ \"\$(policy)\" = passive ]"
+    expect "OpenMP wait policy the user set" "[ \"\$(policy OMP_WAIT_POLICY=active)\" = active ]"
+fi
+
 # --- 2x with repeat and blend: frame count, rate, originals bit-exact ---
 for m in repeat blend; do
     run "2x $m" 0 "$OMCTI" -q -i "$T/in.y4m" -o "$T/$m.y4m" --method $m

@@ -19,7 +19,8 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 if ldd "$OMCTI" 2>/dev/null | grep -q libavcodec; then
     echo "FFmpeg-linked binary: valgrind check runs in the FFmpeg-less build"
 elif command -v valgrind >/dev/null; then
-    vg() { valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+    # (--trace-children: omcti runs itself again to set OpenMP's wait policy)
+    vg() { valgrind -q --trace-children=yes --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
            --show-leak-kinds=definite "$@"; }
     for m in omcti blend; do
         vg "$OMCTI" -q -y -i "$T/small.y4m" -o "$T/out.y4m" --engine cpu --method $m 2>"$T/vg"
