@@ -70,6 +70,7 @@ typedef struct McSceneStats {
 #define MC_MEDIAN_TOL 6  /* the median may cost (16 + 6)/16 of the vector */
 #define MC_SMOOTH_SHIFT 5 /* smoothness: (A * |c - camera|_1) >> 5 (lambda0 = 1) */
 #define MC_LOCAL_SHIFT 6  /* and (A * |c - local|_1) >> 6 (mc_local_motion())     */
+#define MC_CHROMA_W 2     /* stage A: 2 * (SAD_U + SAD_V) (mc_chroma_cost())      */
 #define MC_REFINE_MARGIN 2 /* sub-pel step: cost down by 2/16 level per pixel */
 #define MC_OCC_T 6       /* one-sided cost: grey levels per pixel one side misses */
 #define MC_OCC_Q 4       /* ... when at least 1/4 of the window is missed   */

@@ -22,7 +22,15 @@
  *                             int vx, int vy);
  *         the same costs under the one-sided rule at the picture's edges:
  *         mc_one_sided_cost() of the sums of mc_cost_{int,sub}_os_part()
- *         (mc_block.h), however the backend computes them.
+ *         (mc_block.h), however the backend computes them;
+ *     void mc_chroma_os(MC_STAGE_CTX c, int x0, int y0, int w, int h,
+ *                       int ax, int ay, int bx, int by, uint32_t *sad,
+ *                       uint32_t *missed);
+ *         over the window of the chroma planes (full chroma pel): the SAD
+ *         of U plus the SAD of V over the pixels whose two integer samples
+ *         lie inside the chroma plane (s[1] of mc_cost_int_os_part() on
+ *         each), and the count of the window's other pixels (s[2], one
+ *         plane's).
  * Every thread of a group (a warp on the GPU) calls these functions with
  * the same arguments and gets the same costs, so all take the same
  * decisions. */
@@ -109,10 +117,34 @@ MCF McVec mc_local_motion(const McGrid *g, const McVec *fwd, const McVec *bwd, i
     return v;
 }
 
+/* Stage A's colour term for candidate (cx, cy) (full pel) of the luma
+ * window [x0, x0 + w) x [y0, y0 + h): MC_CHROMA_W * (SAD_U + SAD_V) over
+ * the window's 4:2:0 chroma footprint, whole chroma pixels (each side's
+ * luma displacement halved, rounded as mc_rdiv() does), over the pixels
+ * both sides see, scaled to the footprint. Colour tells apart candidates
+ * that luma cannot (grass and sky of a pan, a shirt against a wall:
+ * docs/quality.md, "colour in stage A"). */
+MCF uint32_t mc_chroma_cost(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, int x0, int y0,
+                            int w, int h, int cx, int cy)
+{
+    const int cw = (g->width + 1) >> 1, ch = (g->height + 1) >> 1;
+    const int xa = x0 >> 1, ya = y0 >> 1;
+    const int xb = mc_min((x0 + w + 1) >> 1, cw), yb = mc_min((y0 + h + 1) >> 1, ch);
+    if (xb <= xa || yb <= ya)
+        return 0;
+    const int ax = mc_disp(ph, cx), ay = mc_disp(ph, cy);
+    uint32_t sad = 0, missed = 0;
+    mc_chroma_os(c, xa, ya, xb - xa, yb - ya, (int)mc_rdiv(ax, 2), (int)mc_rdiv(ay, 2),
+                 (int)mc_rdiv(cx - ax, 2), (int)mc_rdiv(cy - ay, 2), &sad, &missed);
+    const uint64_t area = (uint64_t)(xb - xa) * (uint64_t)(yb - ya);
+    const uint64_t valid = area - missed;
+    return valid ? (uint32_t)((uint64_t)MC_CHROMA_W * sad * area / valid) : 0;
+}
+
 /* Stage A of block (bx, by): the candidate with the smallest cost (the
- * first on a tie), in quarter pel, and its exact bilateral cost in *cost.
- * The cost is the whole-pixel bilateral SAD over the window (one-sided at
- * the picture's edges) plus two smoothness terms (A: the window's pixel
+ * first on a tie), in quarter pel. The cost is the whole-pixel bilateral
+ * SAD over the window (one-sided at the picture's edges), the colour term
+ * (mc_chroma_cost()), and two smoothness terms (A: the window's pixel
  * count): (A * |c - cam|_1) >> 5 towards the pair's camera vector, and
  * (A * |c - local|_1) >> 6 towards the local motion (mc_local_motion()),
  * which keeps a block with the motion of its neighbourhood where the
@@ -132,9 +164,14 @@ MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
         const int ax = mc_disp(ph, cx[i]), ay = mc_disp(ph, cy[i]);
         const uint32_t d1 = (uint32_t)(mc_abs(cx[i] - cam.x) + mc_abs(cy[i] - cam.y));
         const uint32_t dl = (uint32_t)(mc_abs(cx[i] - loc.x) + mc_abs(cy[i] - loc.y));
-        const uint32_t s = mc_cost_int_os(c, g, x0, y0, w, h, ax, ay, cx[i] - ax, cy[i] - ay) +
-                           (uint32_t)(((uint64_t)(w * h) * d1) >> MC_SMOOTH_SHIFT) +
-                           (uint32_t)(((uint64_t)(w * h) * dl) >> MC_LOCAL_SHIFT);
+        uint32_t s = mc_cost_int_os(c, g, x0, y0, w, h, ax, ay, cx[i] - ax, cy[i] - ay) +
+                     (uint32_t)(((uint64_t)(w * h) * d1) >> MC_SMOOTH_SHIFT) +
+                     (uint32_t)(((uint64_t)(w * h) * dl) >> MC_LOCAL_SHIFT);
+        /* The colour term is >= 0: a candidate already at the best cannot
+         * win, and its colour need not be counted (the same choice). */
+        if (s >= best)
+            continue;
+        s += mc_chroma_cost(c, g, ph, x0, y0, w, h, cx[i], cy[i]);
         if (s < best) {
             best = s;
             bi = i;

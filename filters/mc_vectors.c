@@ -66,8 +66,9 @@ static uint32_t cost_sub(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane
  * on footprints inside the padded planes, clamped samples elsewhere. */
 typedef struct McCostCtx {
     const McDSP *dsp;
-    const OmctiPlane *P, *N;
+    const OmctiPlane *P, *N;        /* luma                              */
     const McPhase *ph;
+    const OmctiPlane *PU, *NU, *PV, *NV; /* chroma (stage A's colour term) */
 } McCostCtx;
 
 #define MC_STAGE_CTX const McCostCtx *
@@ -127,11 +128,26 @@ static inline uint32_t mc_cost_sub_os(const McCostCtx *c, const McGrid *g, const
     return mc_one_sided_cost(w * h, 0, sad, missed, 16 * MC_OCC_T);
 }
 
+/* The colour term's sums from rectangles, as mc_cost_int_os(): the pixels
+ * both sides see form one rectangle of the chroma plane. */
+static inline void mc_chroma_os(const McCostCtx *c, int x0, int y0, int w, int h, int ax, int ay,
+                                int bx, int by, uint32_t *sad, uint32_t *missed)
+{
+    int rx, ry, rw, rh;
+    mc_valid_rect(c->PU->w, c->PU->h, x0, y0, w, h, -ax, -ay, bx, by, &rx, &ry, &rw, &rh);
+    const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
+    *missed = (uint32_t)(w * h - valid);
+    *sad = valid ? cost_int(c->dsp, c->PU, c->NU, rx, ry, rw, rh, ax, ay, bx, by) +
+                       cost_int(c->dsp, c->PV, c->NV, rx, ry, rw, rh, ax, ay, bx, by)
+                 : 0;
+}
+
 #include "filters/mc_stages.h"
 
 void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec)
 {
-    const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph };
+    const McCostCtx c = { &s->dsp,         &pr->prev->p[0], &pr->next->p[0], &s->ph,
+                          &pr->prev->p[1], &pr->next->p[1], &pr->prev->p[2], &pr->next->p[2] };
     const MotionFields *f = pr->fields;
     const size_t k = (size_t)by * s->nbx + bx;
     /* MotionVector is McVec's layout (int16 x, y) */
@@ -141,6 +157,7 @@ void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *v
 
 McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a)
 {
-    const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph };
+    const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph, NULL, NULL, NULL,
+                          NULL };   /* (stage C counts no colour) */
     return mc_refine(&c, &s->grid, &s->ph, vec_a, bx, by);
 }

@@ -98,6 +98,20 @@ MCF uint32_t mc_cost_sub_os(const CudaMcArgs *a, const McGrid *g, const McPhase 
     return mc_one_sided_cost(w * h, all, valid, missed, 16 * MC_OCC_T);
 }
 
+/* The colour term's sums: one pass over each chroma plane's window, as
+ * mc_cost_int_os() (one warp sum each, no branch around them). */
+MCF void mc_chroma_os(const CudaMcArgs *a, int x0, int y0, int w, int h, int ax, int ay, int bx,
+                      int by, uint32_t *sad, uint32_t *missed)
+{
+    uint32_t su[3] = { 0, 0, 0 }, sv[3] = { 0, 0, 0 };
+    mc_cost_int_os_part(&a->prev[1], &a->next[1], x0, y0, w, h, ax, ay, bx, by, MC_LANE,
+                        MC_NLANES, su);
+    mc_cost_int_os_part(&a->prev[2], &a->next[2], x0, y0, w, h, ax, ay, bx, by, MC_LANE,
+                        MC_NLANES, sv);
+    *sad = MC_SUM(su[1] + sv[1]);
+    *missed = MC_SUM(su[2]);
+}
+
 #include "filters/mc_stages.h"
 
 /* Stage A of block k; every lane computes, lane 0 stores. */

@@ -1,6 +1,7 @@
 /* The vector choice's local smoothness (filters/mc_stages.h: mc_middle(),
- * mc_local_motion() and its term in mc_choose()), through the shared
- * template as both engines build it (kernels/mc_gpu.h, one lane here). */
+ * mc_local_motion() and its term in mc_choose()) and its colour term
+ * (mc_chroma_cost()), through the shared template as both engines build it
+ * (kernels/mc_gpu.h, one lane here). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,9 +59,13 @@ static void test_choice_follows_neighbours(TestState *ts)
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
             luma[y * W + x] = (uint8_t)(x % 8 < 4 ? 200 : 40);
+    static uint8_t grey[(W / 2) * (H / 2)];
+    memset(grey, 128, sizeof grey);
     CudaMcArgs a;
     memset(&a, 0, sizeof a);
     a.prev[0] = a.next[0] = (McPlaneView){ luma, W, W, H };
+    for (int c = 1; c < 3; c++)   /* colourless: the colour term is 0 */
+        a.prev[c] = a.next[c] = (McPlaneView){ grey, W / 2, W / 2, H / 2 };
     a.g = (McGrid){ W, H, B, W / B, H / B };
     McVec fwd[12], bwd[12], vec[24];
     for (int k = 0; k < 12; k++) {
@@ -93,11 +98,76 @@ static void test_choice_follows_neighbours(TestState *ts)
     free(tab);
 }
 
+/* Grey luma, the same in both pictures, and a colour pattern (U: bars of
+ * 16 chroma pixels) that moves 4 chroma pixels (8 luma pixels) right. The
+ * fields say (8, 0) forward and (0, 0) backward, so the local motion is
+ * (4, 0), and so is the camera vector: the zero vector and (8, 0) cost the
+ * same in luma and in smoothness, and the camera vector itself costs least
+ * in smoothness. Only colour tells that (8, 0) is the motion; without the
+ * colour term the camera vector wins ((16, 0) in quarter pel). */
+static void test_choice_sees_colour(TestState *ts)
+{
+    enum { W = 64, H = 48, B = 16, CW = W / 2, CH = H / 2 };
+    static uint8_t luma[W * H], up[CW * CH], un[CW * CH], v[CW * CH];
+    memset(luma, 128, sizeof luma);
+    memset(v, 128, sizeof v);
+    for (int y = 0; y < CH; y++)
+        for (int x = 0; x < CW; x++) {
+            up[y * CW + x] = (uint8_t)(x % 16 < 8 ? 200 : 40);
+            un[y * CW + x] = (uint8_t)((x + 12) % 16 < 8 ? 200 : 40);   /* x - 4 */
+        }
+    CudaMcArgs a;
+    memset(&a, 0, sizeof a);
+    a.prev[0] = a.next[0] = (McPlaneView){ luma, W, W, H };
+    a.prev[1] = (McPlaneView){ up, CW, CW, CH };
+    a.next[1] = (McPlaneView){ un, CW, CW, CH };
+    a.prev[2] = a.next[2] = (McPlaneView){ v, CW, CW, CH };
+    a.g = (McGrid){ W, H, B, W / B, H / B };
+    McVec fwd[12], bwd[12], vec[24];
+    for (int k = 0; k < 12; k++) {
+        fwd[k] = (McVec){ 8, 0 };
+        bwd[k] = (McVec){ 0, 0 };
+    }
+    a.fwd = fwd;
+    a.bwd = bwd;
+    a.cam = (McVec){ 4, 0 };
+    a.vec_a = vec;
+    a.vec_c = vec + 12;
+    const int K = 16 * 34;
+    int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
+    if (!tab) {
+        CHECK(ts, 0, "out of memory");
+        return;
+    }
+    for (int k = -K; k <= K; k++)
+        tab[k + K] = (int32_t)mc_rdiv(k, 2);
+    a.ph = (McPhase){ tab, K, 1, 2 };
+    const McVec loc = mc_local_motion(&a.g, fwd, bwd, 1, 1);
+    CHECK(ts, loc.x == 4 && loc.y == 0, "local motion (%d, %d), want (4, 0)", loc.x, loc.y);
+    const int k = 1 * a.g.nbx + 1;
+    mc_choose_block(&a, k);
+    CHECK(ts, vec[k].x == 32 && vec[k].y == 0,
+          "inner block: (%d, %d) quarter pel, want (32, 0): the colour's motion", vec[k].x,
+          vec[k].y);
+    int x0, y0, w, h;
+    mc_window(&a.g, 1, 1, &x0, &y0, &w, &h);
+    CHECK(ts, mc_chroma_cost(&a, &a.g, &a.ph, x0, y0, w, h, 8, 0) == 0 &&
+                  mc_chroma_cost(&a, &a.g, &a.ph, x0, y0, w, h, 0, 0) > 0,
+          "colour costs: (8, 0) %u, (0, 0) %u", mc_chroma_cost(&a, &a.g, &a.ph, x0, y0, w, h, 8, 0),
+          mc_chroma_cost(&a, &a.g, &a.ph, x0, y0, w, h, 0, 0));
+    /* a corner block: its window leaves the picture, the term is scaled */
+    mc_choose_block(&a, 0);
+    CHECK(ts, vec[0].x == 32 && vec[0].y == 0, "corner block: (%d, %d) quarter pel, want (32, 0)",
+          vec[0].x, vec[0].y);
+    free(tab);
+}
+
 int main(void)
 {
     TestState ts = { 0, 0 };
     test_middle(&ts);
     test_local_motion(&ts);
     test_choice_follows_neighbours(&ts);
+    test_choice_sees_colour(&ts);
     return test_finish(&ts, "test_mc_stages");
 }
