@@ -217,6 +217,10 @@ static int run(Converter *c)
     int ret = video_reader_open_cancel(&c->in, c->opt->input, &cli_cancel, c->err,
                                        sizeof c->err);
     if (ret < 0) return ret;
+    /* A piece reads a part of the file: what it met is reported for the
+     * part (a segment) or summed over the workers (convert_workers()). */
+    if (c->ix)
+        video_reader_defer_damage(c->in);
     const VideoInfo *info = video_reader_info(c->in);
 
     Timeline tl;
@@ -319,6 +323,12 @@ static int run(Converter *c)
     async_writer_stop(&c->writer);
     if ((ret = video_writer_finish(c->out, c->err, sizeof c->err)) < 0) return ret;
 
+    if (c->ix) {
+        video_reader_damage(c->in, &c->damage);
+        c->damage.pictures = -1;   /* a part's count is not the file's */
+        if (!c->board)
+            video_damage_warn(c->opt->input, &c->damage);
+    }
     if (c->timed && c->ti.jumps && !c->quiet)
         fprintf(stderr, "omcti: warning: '%s': the timestamps jump %.0f s ahead after picture "
                 "%lld%s (damage, or a recording resumed); each jump was closed to one frame, so "

@@ -49,6 +49,7 @@ typedef struct Converter {
     TimedInput ti;
     int64_t audio_origin;      /* whole run: async_reader_audio_origin()     */
     int status;                /* convert_one()'s result (workers)          */
+    VideoDamage damage;        /* a piece's: what its reader met            */
     int eof;
     char err[1024];
 } Converter;

@@ -156,6 +156,11 @@ int convert_workers(Job *j, const char *output, int copy_audio)
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_INTERRUPT,
                         "interrupted; the incomplete output was removed");
     if (ret == 0) {
+        /* one warning for the whole file, not one per worker */
+        VideoDamage damage = { .pictures = -1 };
+        for (int k = 0; k < started; k++)
+            video_damage_add(&damage, &cs[k].damage);
+        video_damage_warn(o->input, &damage);
         int64_t frames = j->range.out_end - j->range.out_first;
         if (slots)
             ret = y4m_slots_finish(&slots, j->err, sizeof j->err);

@@ -89,14 +89,15 @@ static int count_bad(const VideoReader *r, FFReader *p, char *err, size_t errlen
     return 0;
 }
 
-static void warn_damage(const VideoReader *r, const FFReader *p)
+/* How the file ended, once read() met its end (VIDEO_END_*). */
+static int end_kind(const VideoReader *r, const FFReader *p)
 {
     /* Demuxers report a file cut short as a plain end of file; the length
      * in the header tells. 1% of slack: the guess comes from a duration. */
     const int64_t expect = r->info.nb_frames;
     int short_end = expect > 0 && p->pictures < expect - 2 - expect / 100;
-    if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading && !p->lost_sync)
-        return;
+    if (!p->truncated && !short_end && !p->lost_sync)
+        return VIDEO_END_INTACT;
     /* Truncated: the data stops before the time the header gives. Data
      * that goes on to the end while pictures are missing, or a demuxer
      * that gave up far from the end, is damage inside the file. */
@@ -111,31 +112,27 @@ static void warn_damage(const VideoReader *r, const FFReader *p)
      * end and without a hole: a variable frame rate, not damage. */
     if (short_end && reached_end && !p->truncated && p->max_gap <= 4 * slack / 3)
         short_end = 0;
-    if (!p->bad && !p->concealed && !p->truncated && !short_end && !p->leading && !p->lost_sync)
-        return;
-    char name[1024];
-    fprintf(stderr, "omcti: warning: '%s':", io_printable(r->path, name, sizeof name));
     if (p->lost_sync && p->size > 0 && p->stop_pos < p->size - 65536)
-        fprintf(stderr, " the file is damaged at about byte %lld of %lld, the rest could not "
-                "be read;", (long long)p->stop_pos, (long long)p->size);
-    else if (short_end && reached_end && !p->truncated)
-        fprintf(stderr, " the file is damaged inside (pictures are missing, its end is there);");
-    else if (p->truncated || short_end || p->lost_sync)
-        fprintf(stderr, " the file ends early (truncated?);");
-    if (p->bad)
-        fprintf(stderr, " %lld of %lld packets could not be decoded and were skipped;",
-                (long long)p->bad, (long long)p->packets);
-    if (p->leading)
-        fprintf(stderr, " %lld %s before the first key frame %s skipped;",
-                (long long)p->leading, p->leading == 1 ? "picture" : "pictures",
-                p->leading == 1 ? "was" : "were");
-    if (p->concealed)
-        fprintf(stderr, " %lld %s decoding errors concealed;", (long long)p->concealed,
-                p->concealed == 1 ? "picture had" : "pictures had");
-    fprintf(stderr, " %lld pictures read", (long long)p->pictures);
-    if (expect > 0)
-        fprintf(stderr, " of about %lld", (long long)expect);
-    fputc('\n', stderr);
+        return VIDEO_END_LOST_SYNC;
+    if (short_end && reached_end && !p->truncated)
+        return VIDEO_END_DAMAGED_INSIDE;
+    if (p->truncated || short_end || p->lost_sync)
+        return VIDEO_END_EARLY;
+    return VIDEO_END_INTACT;
+}
+
+static void ff_damage(const VideoReader *r, VideoDamage *d)
+{
+    const FFReader *p = r->priv;
+    d->bad = p->bad;
+    d->packets = p->packets;
+    d->concealed = p->concealed;
+    d->leading = p->leading;
+    d->pictures = p->pictures;
+    d->expect = r->info.nb_frames;
+    d->end = p->ended ? p->end_kind : VIDEO_END_INTACT;
+    d->stop_pos = p->stop_pos;
+    d->size = p->size;
 }
 
 int ffdec_next(const VideoReader *r, FFReader *p, char *err, size_t errlen)
@@ -248,7 +245,12 @@ static int ff_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen)
             return ret;
         if (ret == 0) {
             p->ended = 1;
-            warn_damage(r, p);
+            p->end_kind = end_kind(r, p);
+            if (!r->defer_damage) {
+                VideoDamage d;
+                ff_damage(r, &d);
+                video_damage_warn(r->path, &d);
+            }
             return 0;
         }
     }
@@ -596,6 +598,7 @@ static int ff_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *er
 const VideoReaderOps ff_reader_ops = {
     .read = ff_read,
     .close = ff_close,
+    .damage = ff_damage,
     .index = ff_index,
     .seek = ff_seek,
 };

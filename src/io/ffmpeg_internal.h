@@ -32,6 +32,7 @@ typedef struct FFReader {
     int pending;               /* frame holds a picture decoded by open() */
     int eof_sent;              /* NULL packet sent: the decoder drains    */
     int ended;                 /* read() returned 0                       */
+    int end_kind;              /* then: how the file ended (VIDEO_END_*)  */
     int truncated;             /* the demuxer hit the end mid-packet      */
     int lost_sync;             /* the demuxer gave up before the end      */
     int64_t stop_pos, size;    /* where reading stopped, the file's size  */

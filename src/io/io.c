@@ -213,6 +213,74 @@ int video_reader_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errle
     return ret;
 }
 
+void video_reader_damage(const VideoReader *r, VideoDamage *d)
+{
+    memset(d, 0, sizeof *d);
+    d->pictures = -1;
+    if (r->ops->damage)
+        r->ops->damage(r, d);
+}
+
+void video_reader_defer_damage(VideoReader *r)
+{
+    r->defer_damage = 1;
+}
+
+void video_damage_add(VideoDamage *sum, const VideoDamage *d)
+{
+    sum->bad += d->bad;
+    sum->packets += d->packets;
+    sum->concealed += d->concealed;
+    sum->leading += d->leading;
+    sum->pictures = -1;   /* pieces overlap: not a count of the file's */
+    if (d->expect > sum->expect)
+        sum->expect = d->expect;
+    if (d->end != VIDEO_END_INTACT) {
+        sum->end = d->end;
+        sum->stop_pos = d->stop_pos;
+        sum->size = d->size;
+    }
+}
+
+static const char *plural(int64_t n, const char *one, const char *more)
+{
+    return n == 1 ? one : more;
+}
+
+void video_damage_warn(const char *path, const VideoDamage *d)
+{
+    if (!d->bad && !d->concealed && !d->leading && d->end == VIDEO_END_INTACT)
+        return;
+    char name[1024], msg[1024];
+    size_t n = 0;
+#define ADD(...) (n += (size_t)snprintf(msg + n, n < sizeof msg ? sizeof msg - n : 0, __VA_ARGS__))
+    if (d->end == VIDEO_END_LOST_SYNC)
+        ADD(" the file is damaged at about byte %lld of %lld, the rest could not be read;",
+            (long long)d->stop_pos, (long long)d->size);
+    else if (d->end == VIDEO_END_DAMAGED_INSIDE)
+        ADD(" the file is damaged inside (pictures are missing, its end is there);");
+    else if (d->end == VIDEO_END_EARLY)
+        ADD(" the file ends early (truncated?);");
+    if (d->bad)
+        ADD(" %lld of %lld packets could not be decoded and were skipped;", (long long)d->bad,
+            (long long)d->packets);
+    if (d->leading)
+        ADD(" %lld %s before the first key frame %s skipped;", (long long)d->leading,
+            plural(d->leading, "picture", "pictures"), plural(d->leading, "was", "were"));
+    if (d->concealed)
+        ADD(" %lld %s decoding errors concealed;", (long long)d->concealed,
+            plural(d->concealed, "picture had", "pictures had"));
+    if (d->pictures >= 0) {
+        ADD(" %lld pictures read", (long long)d->pictures);
+        if (d->expect > 0)
+            ADD(" of about %lld", (long long)d->expect);
+    } else if (n > 0 && n < sizeof msg) {
+        msg[--n] = 0;   /* the last ';' */
+    }
+#undef ADD
+    fprintf(stderr, "omcti: warning: '%s':%s\n", io_printable(path, name, sizeof name), msg);
+}
+
 void video_reader_close(VideoReader **pr)
 {
     VideoReader *r = *pr;

@@ -84,6 +84,30 @@ int64_t video_reader_origin(const VideoReader *r);
 int64_t video_reader_audio_origin(const VideoReader *r);
 void video_reader_close(VideoReader **r);
 
+/* What a reader met on its way: FFmpeg inputs count the packets that did
+ * not decode, the pictures decoded with errors concealed and those broken
+ * before the first clean one, and tell how the file ended once the reader
+ * got there; y4m inputs report nothing (a damaged y4m is an error). */
+enum { VIDEO_END_INTACT, VIDEO_END_EARLY, VIDEO_END_DAMAGED_INSIDE, VIDEO_END_LOST_SYNC };
+typedef struct VideoDamage {
+    int64_t bad, packets;      /* packets that could not be decoded, of all  */
+    int64_t concealed;         /* pictures with decoding errors concealed    */
+    int64_t leading;           /* broken pictures before the first clean one */
+    int64_t pictures, expect;  /* pictures read (-1: not told), about how
+                                  many the file holds (<= 0: unknown)        */
+    int end;                   /* VIDEO_END_*, INTACT where not reached      */
+    int64_t stop_pos, size;    /* VIDEO_END_LOST_SYNC: where it stopped      */
+} VideoDamage;
+void video_reader_damage(const VideoReader *r, VideoDamage *d);
+/* The reader then prints no damage warning when it reaches the end: its
+ * caller reports (a piece of the video, or the sum of several readers). */
+void video_reader_defer_damage(VideoReader *r);
+/* Adds d's counts to sum; the end is the one of whichever reached it. */
+void video_damage_add(VideoDamage *sum, const VideoDamage *d);
+/* One "warning:" line on stderr for path, or nothing where d holds no
+ * damage. */
+void video_damage_warn(const char *path, const VideoDamage *d);
+
 /* Where an output's time 0 lies in its input: the timestamp of the first
  * frame slot (the video's start, video_reader_origin() or the index's first
  * timestamp), in the input video stream's time base. The copied audio,

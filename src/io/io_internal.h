@@ -23,6 +23,7 @@ typedef struct VideoReaderOps {
     int  (*index)(VideoReader *r, FrameIndex *ix, char *err, size_t errlen);
     int  (*seek)(VideoReader *r, const FrameIndex *ix, int64_t frame, char *err,
                  size_t errlen);
+    void (*damage)(const VideoReader *r, VideoDamage *d);   /* optional */
 } VideoReaderOps;
 
 struct VideoReader {
@@ -33,6 +34,7 @@ struct VideoReader {
     int64_t pts;       /* of the last picture read, or VIDEO_NO_PTS         */
     int64_t origin;    /* video_reader_origin()                             */
     int64_t audio_origin; /* video_reader_audio_origin()                    */
+    int defer_damage;  /* video_reader_defer_damage()                        */
     void *priv;
 };
 

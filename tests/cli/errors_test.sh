@@ -299,7 +299,7 @@ PY
     head -c 20000 /dev/urandom > "$T/random.mkv"
     row "random bytes"     1 "random.mkv" "$OMCTI" -i "$T/random.mkv" -o "$T/out.mkv"
     ff -f lavfi -i "testsrc2=s=96x64:r=25:d=2" -c:v libx264 -g 10 "$T/h264.mkv"
-    head -c 30000 "$T/h264.mkv" > "$T/cut.mkv"
+    head -c $(( $(stat -c %s "$T/h264.mkv") * 2 / 3 )) "$T/h264.mkv" > "$T/cut.mkv"
     row "truncated file (ends at the last good frame)" 0 "" "$OMCTI" -q -i "$T/cut.mkv" -o "$T/out.mkv"
     # corrupt the middle of a long-GOP stream: skipped and reported, or refused
     cp "$T/h264.mkv" "$T/corrupt.mkv"
@@ -309,6 +309,21 @@ PY
     if [ $rc -eq 0 ]; then grep -q "warning:.*corrupt.mkv" "$T/err" && ok || bad "corrupt stream converted without a warning: $(cat "$T/err")"
     elif [ $rc -eq 1 ]; then grep -q "corrupt.mkv" "$T/err" && ok || bad "corrupt: $(cat "$T/err")"
     else bad "corrupt stream: exit $rc"; fi
+    # with workers: damage inside the first worker's part (500 zero bytes a
+    # quarter into 8 s of video, its end intact) is reported, once
+    ff -f lavfi -i "testsrc2=s=96x64:r=25:d=8" -c:v libx264 -g 25 "$T/long.mkv"
+    size=$(stat -c %s "$T/long.mkv")
+    dd if=/dev/zero of="$T/long.mkv" bs=1 seek=$((size / 4)) count=500 conv=notrunc status=none
+    for w in 1 3; do
+        "$OMCTI" -q -i "$T/long.mkv" -o "$T/out.mkv" -y --workers $w 2>"$T/err"; rc=$?
+        [ $rc -eq 0 ] && [ "$(grep -c "warning:.*long.mkv.*concealed" "$T/err")" -eq 1 ] &&
+            [ "$(grep -c . "$T/err")" -eq 1 ] && ok ||
+            bad "damage inside, --workers $w: exit $rc, not one warning: $(cat "$T/err")"
+    done
+    "$OMCTI" -q -i "$T/cut.mkv" -o "$T/out.mkv" -y --workers 3 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && [ "$(grep -c "warning:.*cut.mkv.*ends early" "$T/err")" -eq 1 ] &&
+        [ "$(grep -c warning "$T/err")" -eq 1 ] && ok ||
+        bad "truncated file, --workers 3: exit $rc, not one warning: $(cat "$T/err")"
     for fmt in yuv420p10le yuv422p yuv444p rgb24 pal8; do
         ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -pix_fmt $fmt -c:v ffv1 "$T/$fmt.mkv" 2>/dev/null ||
             ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -pix_fmt $fmt -c:v png "$T/$fmt.mkv"
