@@ -329,13 +329,9 @@ static int run(Converter *c)
         if (!c->board)
             video_damage_warn(c->opt->input, &c->damage);
     }
-    if (c->timed && c->ti.jumps && !c->quiet)
-        fprintf(stderr, "omcti: warning: '%s': the timestamps jump %.0f s ahead after picture "
-                "%lld%s (damage, or a recording resumed); each jump was closed to one frame, so "
-                "copied audio after it may be out of step\n", name,
-                (double)c->ti.jump_frames / rational_to_double(tl.in_fps),
-                (long long)c->ti.jump_after,
-                c->ti.jumps > 1 ? " and more times" : "");
+    /* (a worker's jumps are reported by convert_workers(), once) */
+    if (c->timed && c->ti.jumps && !c->board)
+        convert_warn_jumps(c, 1, tl.in_fps);
     if (c->timed && c->ti.off_grid && !info->vfr && !c->quiet)
         fprintf(stderr, "omcti: note: '%s': %lld %s off the nominal %.3f fps; the "
                 "output frames were placed by the timestamps\n", name,
@@ -352,6 +348,32 @@ static int run(Converter *c)
             fprintf(stderr, ", %llu scene cuts\n", (unsigned long long)st.scene_cuts);
     }
     return 0;
+}
+
+void convert_warn_jumps(const Converter *cs, int n, Rational in_fps)
+{
+    /* Workers' parts overlap by a picture or two: a jump there is seen
+     * twice, after the same picture of the input. */
+    const Converter *first = NULL;
+    int more = 0;
+    for (int k = 0; k < n; k++) {
+        if (!cs[k].timed || !cs[k].ti.jumps)
+            continue;
+        more |= cs[k].ti.jumps > 1;
+        if (!first)
+            first = &cs[k];
+        else
+            more |= cs[k].base + cs[k].ti.jump_after != first->base + first->ti.jump_after;
+    }
+    if (!first)
+        return;
+    char name[1024];
+    fprintf(stderr, "omcti: warning: '%s': the timestamps jump %.0f s ahead after picture "
+            "%lld%s (damage, or a recording resumed); each jump was closed to one frame, so "
+            "copied audio after it may be out of step\n",
+            io_printable(first->opt->input, name, sizeof name),
+            (double)first->ti.jump_frames / rational_to_double(in_fps),
+            (long long)(first->base + first->ti.jump_after), more ? " and more times" : "");
 }
 
 /* Runs c and releases everything it opened; returns run()'s code. */

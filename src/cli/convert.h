@@ -76,6 +76,9 @@ typedef struct Job {
 /* Runs c and releases everything it opened; 0 or an error in c->err (one
  * line, names escaped). */
 int convert_one(Converter *c);
+/* The warning about timestamp jumps that the n converters cs closed (the
+ * first one's, counted from the input's start), or nothing. */
+void convert_warn_jumps(const Converter *cs, int n, Rational in_fps);
 
 /* Whether workers write the output in place (y4m_slots.c) rather than as
  * parts to be joined. */

@@ -161,6 +161,7 @@ int convert_workers(Job *j, const char *output, int copy_audio)
         for (int k = 0; k < started; k++)
             video_damage_add(&damage, &cs[k].damage);
         video_damage_warn(o->input, &damage);
+        convert_warn_jumps(cs, started, j->tl.in_fps);
         int64_t frames = j->range.out_end - j->range.out_first;
         if (slots)
             ret = y4m_slots_finish(&slots, j->err, sizeof j->err);
