@@ -323,12 +323,6 @@ static int run(Converter *c)
     async_writer_stop(&c->writer);
     if ((ret = video_writer_finish(c->out, c->err, sizeof c->err)) < 0) return ret;
 
-    if (c->ix) {
-        video_reader_damage(c->in, &c->damage);
-        c->damage.pictures = -1;   /* a part's count is not the file's */
-        if (!c->board)
-            video_damage_warn(c->opt->input, &c->damage);
-    }
     /* (a worker's jumps are reported by convert_workers(), once) */
     if (c->timed && c->ti.jumps && !c->board)
         convert_warn_jumps(c, 1, tl.in_fps);
@@ -389,6 +383,13 @@ int convert_one(Converter *c)
         io_escape_message(c->err, sizeof c->err);   /* names and file content */
     async_writer_stop(&c->writer);
     async_reader_stop(&c->reader);
+    /* (read once the read-ahead thread has stopped: it counts) */
+    if (ret == 0 && c->ix) {
+        video_reader_damage(c->in, &c->damage);
+        c->damage.pictures = -1;   /* a part's count is not the file's */
+        if (!c->board)
+            video_damage_warn(c->opt->input, &c->damage);
+    }
     if (ret < 0)
         video_writer_abort(&c->out);
     else

@@ -286,7 +286,7 @@ static int prepare(Farm *f)
     snprintf(f->index, sizeof f->index, "%s/frames.idx", f->dir_abs);
     VideoReader *r = NULL;
     FrameIndex ix = { 0 };
-    if ((ret = io_check_rereadable(f->input, "farm", f->err, sizeof f->err)) < 0 ||
+    if ((ret = io_check_rereadable(f->input, "omcti farm", f->err, sizeof f->err)) < 0 ||
         (ret = video_reader_open(&r, f->in_abs, f->err, sizeof f->err)) < 0)
         return ret;
     Timeline tl;

@@ -1,9 +1,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "src/cli/cli.h"
 #include "src/io/io.h"
@@ -52,38 +50,10 @@ int cli_error(int code, const char *fmt, ...)
     return code;
 }
 
-/* OpenMP runtimes spin-wait between parallel regions (libgomp: some
- * 300,000 turns, about a millisecond) before they sleep. Those spins take
- * the core from this process's own read-ahead and write-behind threads and,
- * on a shared machine, from everyone else; a thread that was preempted
- * meanwhile holds up the others. On the 2-core machine the 1080p
- * conversion took 3.0x as long with one other busy process, 1.3x as long
- * with a lightly loaded machine (docs/benchmarks.md). The runtime reads its
- * wait policy from the environment once, before main() runs, and has no
- * call to change it: so the tool (not the library, which reads no
- * environment) runs itself again with OMP_WAIT_POLICY=passive, unless the
- * user chose a policy. Where the program cannot be run again, it goes on
- * with the runtime's own policy. */
-static void prefer_passive_waiting(char **argv)
-{
-#if OMCTI_HAVE_OPENMP && defined(__linux__)
-    /* The program's own path, as the kernel knows it (valgrind shows its
-     * client's here, so a run under it stays under it). */
-    char self[4096];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0 || n >= (ssize_t)sizeof self - 1 || getenv("OMP_WAIT_POLICY") ||
-        setenv("OMP_WAIT_POLICY", "passive", 0) < 0)
-        return;
-    self[n] = 0;
-    execv(self, argv);
-#else
-    (void)argv;
-#endif
-}
-
+/* (started by the omcti command, launcher.c, which sets OpenMP's wait
+ * policy first) */
 int main(int argc, char **argv)
 {
-    prefer_passive_waiting(argv);
     if (argc > 1 && !strcmp(argv[1], "bench"))
         return cli_bench(argc - 1, argv + 1);
     if (argc > 1 && !strcmp(argv[1], "eval"))

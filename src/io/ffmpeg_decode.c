@@ -588,6 +588,11 @@ static int ff_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *er
             return ret;
         if (ret == 1) {
             p->pictures = frame;   /* for the end-of-file check */
+            /* A piece reports the damage of its own part (its caller
+             * deferred the warning): not what the file's start or the
+             * way here held. */
+            if (r->defer_damage)
+                p->packets = p->bad = p->concealed = p->leading = 0;
             return 0;
         }
     }

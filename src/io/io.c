@@ -253,7 +253,8 @@ void video_damage_warn(const char *path, const VideoDamage *d)
         return;
     char name[1024], msg[1024];
     size_t n = 0;
-#define ADD(...) (n += (size_t)snprintf(msg + n, n < sizeof msg ? sizeof msg - n : 0, __VA_ARGS__))
+#define ADD(...)                                                                         \
+    (n = n < sizeof msg ? n + (size_t)snprintf(msg + n, sizeof msg - n, __VA_ARGS__) : n)
     if (d->end == VIDEO_END_LOST_SYNC)
         ADD(" the file is damaged at about byte %lld of %lld, the rest could not be read;",
             (long long)d->stop_pos, (long long)d->size);
@@ -474,6 +475,21 @@ void io_escape_message(char *msg, size_t size)
     io_printable(src, msg, size);
 }
 
+int io_check_output_rate(const char *path, Rational fps, char *err, size_t errlen)
+{
+    /* Every container omcti writes (y4m included, and omcti's own reader)
+     * keeps a rate as two 31-bit terms. */
+    const Rational r = fps.num > 0 && fps.den > 0 ? rational_make(fps.num, fps.den) : fps;
+    if (fps.num <= 0 || fps.den <= 0 || r.num > INT_MAX || r.den > INT_MAX) {
+        set_error(err, errlen, OMCTI_ERR_INVALID,
+                  "'%s': the frame rate %lld/%lld cannot be stored exactly", path,
+                  (long long)fps.num, (long long)fps.den);
+        io_escape_message(err, errlen);
+        return OMCTI_ERR_INVALID;
+    }
+    return 0;
+}
+
 static int check_output(const char *path, const char *other, int overwrite, char *err,
                         size_t errlen)
 {
@@ -554,13 +570,9 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
     *out = NULL;
     if (!path || !*path)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "no output file given (use -o FILE)");
-    /* Every container omcti writes (y4m included, and omcti's own reader)
-     * keeps a rate as two 31-bit terms. */
-    const Rational fps = rational_make(info->fps.num, info->fps.den);
-    if (info->fps.num <= 0 || info->fps.den <= 0 || fps.num > INT_MAX || fps.den > INT_MAX)
-        return set_error(err, errlen, OMCTI_ERR_INVALID,
-                         "'%s': the frame rate %lld/%lld cannot be stored exactly", path,
-                         (long long)info->fps.num, (long long)info->fps.den);
+    const int rate_ret = io_check_output_rate(path, info->fps, err, errlen);
+    if (rate_ret < 0)
+        return rate_ret;
     const int to_stdout = !strcmp(path, "-");
     int in_place = 0;
     if (!to_stdout) {

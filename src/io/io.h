@@ -227,6 +227,10 @@ int  y4m_slots_writer(Y4mSlots *s, int64_t first, int64_t count, VideoWriter **w
 int  y4m_slots_finish(Y4mSlots **s, char *err, size_t errlen);
 void y4m_slots_abort(Y4mSlots **s);
 
+/* Checks that a video of rate fps may be written to path: every container
+ * (y4m and omcti's own reader included) keeps the rate as two 31-bit terms. */
+int io_check_output_rate(const char *path, Rational fps, char *err, size_t errlen);
+
 /* Checks that path may be written: not a directory, not existing without
  * overwrite, not the file `other` (may be NULL). */
 int io_check_output(const char *path, const char *other, int overwrite, char *err,

@@ -127,6 +127,7 @@ int y4m_slots_open(Y4mSlots **out, const char *path, const VideoInfo *info, int6
                    const WriterOptions *opt, char *err, size_t errlen)
 {
     int ret = io_check_output(path, opt->input_path, opt->overwrite, err, errlen);
+    if (ret == 0) ret = io_check_output_rate(path, info->fps, err, errlen);
     if (ret < 0) return ret;
     Y4mSlots *s = calloc(1, sizeof *s);
     if (!s) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");

@@ -16,10 +16,12 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 # Valgrind cannot run FFmpeg-linked binaries on AVX-512 machines (libavcodec
 # pulls in libhwy, whose start-up code uses instructions valgrind lacks), so
 # the check runs on the FFmpeg-less build that tests/run_tests.sh also makes.
-if ldd "$OMCTI" 2>/dev/null | grep -q libavcodec; then
+# (the omcti command runs omcti-bin, beside it: the libraries are that one's)
+BIN=$(dirname "$OMCTI")/omcti-bin; [ -x "$BIN" ] || BIN=$OMCTI
+if ldd "$BIN" 2>/dev/null | grep -q libavcodec; then
     echo "FFmpeg-linked binary: valgrind check runs in the FFmpeg-less build"
 elif command -v valgrind >/dev/null; then
-    # (--trace-children: omcti runs itself again to set OpenMP's wait policy)
+    # (--trace-children: the omcti command runs the program, omcti-bin)
     vg() { valgrind -q --trace-children=yes --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
            --show-leak-kinds=definite "$@"; }
     for m in omcti blend; do

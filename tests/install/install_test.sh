@@ -37,6 +37,15 @@ for kind in shared static; do
         echo "FAIL: example ($kind) exited $?: $out"; fail=1
     fi
 done
+# The installed command runs the installed program (omcti-bin, beside it).
+cmd=$(find "$D" -path '*/bin/omcti' -type f | head -1)
+if [ -z "$cmd" ] || [ ! -x "$(dirname "$cmd")/omcti-bin" ]; then
+    echo "FAIL: omcti and omcti-bin are not installed side by side: $(find "$D" -path '*/bin/*')"; fail=1
+elif ! out=$(LD_LIBRARY_PATH="$libdir" "$cmd" --version 2>&1) || [ "${out#omcti }" = "$out" ]; then
+    echo "FAIL: the installed omcti --version: $out"; fail=1
+else
+    echo "PASS (command): $out"
+fi
 # The installed library is the core alone: no FFmpeg in it.
 so=$(find "$D" -name 'libomcti.so*' -type f | head -1)
 if [ -n "$so" ] && { nm -D "$so" | grep -q ' U av' || ldd "$so" | grep -q libav; }; then
