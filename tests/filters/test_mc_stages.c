@@ -47,6 +47,35 @@ static void test_local_motion(TestState *ts)
     CHECK(ts, v.x == 6 && v.y == -2, "uniform field: (%d, %d), want (6, -2)", v.x, v.y);
 }
 
+/* Fields of nb blocks, all f forward and b backward, the camera vector
+ * cam, and the vector arrays of stages A and C (vec: 2 nb). */
+static void set_fields(CudaMcArgs *a, McVec *fwd, McVec *bwd, McVec *vec, int nb, McVec f,
+                       McVec b, McVec cam)
+{
+    for (int k = 0; k < nb; k++) {
+        fwd[k] = f;
+        bwd[k] = b;
+    }
+    a->fwd = fwd;
+    a->bwd = bwd;
+    a->cam = cam;
+    a->vec_a = vec;
+    a->vec_c = vec + nb;
+}
+
+/* The phase t = 1/2 with its displacement table (free the result). */
+static int32_t *set_half_phase(CudaMcArgs *a)
+{
+    const int K = 16 * 34;
+    int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
+    if (!tab)
+        return NULL;
+    for (int k = -K; k <= K; k++)
+        tab[k + K] = (int32_t)mc_rdiv(k, 2);
+    a->ph = (McPhase){ tab, K, 1, 2 };
+    return tab;
+}
+
 /* Vertical bars of period 8 px, standing still: the zero vector and (8, 0)
  * match equally well, and the camera vector (4, 0), half a period, sits at
  * the same distance from both. Only the local motion (every block's fields
@@ -68,24 +97,12 @@ static void test_choice_follows_neighbours(TestState *ts)
         a.prev[c] = a.next[c] = (McPlaneView){ grey, W / 2, W / 2, H / 2 };
     a.g = (McGrid){ W, H, B, W / B, H / B };
     McVec fwd[12], bwd[12], vec[24];
-    for (int k = 0; k < 12; k++) {
-        fwd[k] = (McVec){ 8, 0 };
-        bwd[k] = (McVec){ -8, 0 };
-    }
-    a.fwd = fwd;
-    a.bwd = bwd;
-    a.cam = (McVec){ 4, 0 };
-    a.vec_a = vec;
-    a.vec_c = vec + 12;
-    const int K = 16 * 34;
-    int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
+    set_fields(&a, fwd, bwd, vec, 12, (McVec){ 8, 0 }, (McVec){ -8, 0 }, (McVec){ 4, 0 });
+    int32_t *tab = set_half_phase(&a);
     if (!tab) {
         CHECK(ts, 0, "out of memory");
         return;
     }
-    for (int k = -K; k <= K; k++)
-        tab[k + K] = (int32_t)mc_rdiv(k, 2);
-    a.ph = (McPhase){ tab, K, 1, 2 };
     const int k = 1 * a.g.nbx + 1; /* an inner block: no one-sided cost */
     mc_choose_block(&a, k);
     CHECK(ts, vec[k].x == 32 && vec[k].y == 0,
@@ -124,24 +141,12 @@ static void test_choice_sees_colour(TestState *ts)
     a.prev[2] = a.next[2] = (McPlaneView){ v, CW, CW, CH };
     a.g = (McGrid){ W, H, B, W / B, H / B };
     McVec fwd[12], bwd[12], vec[24];
-    for (int k = 0; k < 12; k++) {
-        fwd[k] = (McVec){ 8, 0 };
-        bwd[k] = (McVec){ 0, 0 };
-    }
-    a.fwd = fwd;
-    a.bwd = bwd;
-    a.cam = (McVec){ 4, 0 };
-    a.vec_a = vec;
-    a.vec_c = vec + 12;
-    const int K = 16 * 34;
-    int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
+    set_fields(&a, fwd, bwd, vec, 12, (McVec){ 8, 0 }, (McVec){ 0, 0 }, (McVec){ 4, 0 });
+    int32_t *tab = set_half_phase(&a);
     if (!tab) {
         CHECK(ts, 0, "out of memory");
         return;
     }
-    for (int k = -K; k <= K; k++)
-        tab[k + K] = (int32_t)mc_rdiv(k, 2);
-    a.ph = (McPhase){ tab, K, 1, 2 };
     const McVec loc = mc_local_motion(&a.g, fwd, bwd, 1, 1);
     CHECK(ts, loc.x == 4 && loc.y == 0, "local motion (%d, %d), want (4, 0)", loc.x, loc.y);
     const int k = 1 * a.g.nbx + 1;
