@@ -272,7 +272,7 @@ void video_damage_warn(const char *path, const VideoDamage *d)
         ADD(" %lld %s decoding errors concealed;", (long long)d->concealed,
             plural(d->concealed, "picture had", "pictures had"));
     if (d->pictures >= 0) {
-        ADD(" %lld pictures read", (long long)d->pictures);
+        ADD(" %lld %s read", (long long)d->pictures, plural(d->pictures, "picture", "pictures"));
         if (d->expect > 0)
             ADD(" of about %lld", (long long)d->expect);
     } else if (n > 0 && n < sizeof msg) {
