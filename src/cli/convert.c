@@ -430,9 +430,8 @@ static int prepare_index(Job *j)
 {
     CliOptions *o = j->opt;
     VideoReader *r = NULL;
-    const char *mode = o->seg_count ? "--segment" : o->n_devices || o->devices_all ? "--devices"
-                                                                                  : "--workers";
-    int ret = io_check_rereadable(o->input, mode, j->err, sizeof j->err);
+    /* (only pieces need an index) */
+    int ret = io_check_rereadable(o->input, cli_split_option(o), j->err, sizeof j->err);
     if (ret == 0)
         ret = video_reader_open_cancel(&r, o->input, &cli_cancel, j->err, sizeof j->err);
     if (ret < 0) return ret;

@@ -173,6 +173,12 @@ int option_value(int argc, char **argv, int *i, const char *name, const char **v
     return 1;
 }
 
+const char *cli_split_option(const CliOptions *o)
+{
+    const int devices = o->devices_all || o->n_devices > 0;
+    return o->seg_count ? "--segment" : devices ? "--devices" : o->workers > 1 ? "--workers" : NULL;
+}
+
 int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -334,10 +340,9 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
     if (devices && o->workers)
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "--devices and --workers are mutually exclusive (one worker per device)");
-    if ((o->seg_count || o->workers > 1 || devices) && !strcmp(o->input, "-"))
+    if (cli_split_option(o) && !strcmp(o->input, "-"))
         return set_error(err, errlen, OMCTI_ERR_INVALID, "%s needs an input file it can seek in, "
-                         "not a pipe", o->seg_count ? "--segment" : devices ? "--devices"
-                                                                           : "--workers");
+                         "not a pipe", cli_split_option(o));
     if ((o->workers > 1 || devices) && !strcmp(o->output, "-"))
         return set_error(err, errlen, OMCTI_ERR_INVALID, "%s needs an output file (its pieces "
                          "are joined), not a pipe", devices ? "--devices" : "--workers");

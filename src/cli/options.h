@@ -47,6 +47,9 @@ typedef struct CliOptions {
 /* Parses argv[first..argc-1]. Returns 0, or a negative value with a one-line
  * message in err. */
 int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err, size_t errlen);
+/* The option that splits the run into pieces: "--segment", "--devices" or
+ * "--workers" (the names messages give), or NULL for a single run. */
+const char *cli_split_option(const CliOptions *o);
 
 /* "opt" names the option in messages. */
 int parse_int(const char *opt, const char *val, int lo, int hi, int *out, char *err, size_t errlen);

@@ -256,12 +256,9 @@ int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
     if (info->width <= 0 || info->height <= 0)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': invalid picture size %dx%d",
                          w->path, info->width, info->height);
+    /* (writer_open() checked that the rate's terms fit: io_check_output_rate()) */
     AVRational fps;
-    if (info->fps.num <= 0 || info->fps.den <= 0 ||
-        !av_reduce(&fps.num, &fps.den, info->fps.num, info->fps.den, INT_MAX))
-        return set_error(err, errlen, OMCTI_ERR_INVALID,
-                         "'%s': the frame rate %lld/%lld cannot be stored exactly", w->path,
-                         (long long)info->fps.num, (long long)info->fps.den);
+    av_reduce(&fps.num, &fps.den, info->fps.num, info->fps.den, INT_MAX);
 
     const AVOutputFormat *of = av_guess_format(NULL, w->path, NULL);
     if (!of)
