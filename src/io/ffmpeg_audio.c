@@ -73,7 +73,8 @@ int ffaudio_copy_until(FFAudioCopy *p, AVFormatContext *oc, const char *out_path
         p->apkt_pending = 0;
         int ret = av_interleaved_write_frame(oc, p->apkt);
         if (ret < 0)
-            return ffio_fail_av(err, errlen, OMCTI_ERR_IO, out_path, ret, "writing");
+            return ffmux_fail(oc, OMCTI_ERR_IO, out_path, ret, "writing the audio", err,
+                              errlen);
     }
     return 0;
 }

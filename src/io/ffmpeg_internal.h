@@ -164,5 +164,11 @@ int ffmux_video_packet(AVFormatContext *oc, FFAudioCopy *a, const char *path, AV
                        size_t errlen);
 /* Writes the trailer and closes the file, checking every write. */
 int ffmux_finish(AVFormatContext *oc, const char *path, char *err, size_t errlen);
+/* "path: what: reason" for a failed write call of muxer oc; EINVAL, the
+ * muxer refusing what it was given (a duration it cannot store, a codec it
+ * does not take) rather than the disk failing, is told as such, with
+ * OMCTI_ERR_FORMAT for OMCTI_ERR_IO. */
+int ffmux_fail(const AVFormatContext *oc, int code, const char *path, int averr,
+               const char *what, char *err, size_t errlen);
 
 #endif

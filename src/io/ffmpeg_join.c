@@ -164,7 +164,7 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
     if ((ret = ffmux_open_file(oc, tmp, out, err, errlen)) < 0)
         goto done;
     if ((ret = avformat_write_header(oc, NULL)) < 0) {
-        ret = ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, out, ret, "writing the header");
+        ret = ffmux_fail(oc, OMCTI_ERR_FORMAT, out, ret, "writing the header", err, errlen);
         goto done;
     }
     header = 1;

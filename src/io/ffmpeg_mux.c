@@ -70,11 +70,23 @@ int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path,
     return 0;
 }
 
+int ffmux_fail(const AVFormatContext *oc, int code, const char *path, int averr,
+               const char *what, char *err, size_t errlen)
+{
+    if (averr != AVERROR(EINVAL))
+        return ffio_fail_av(err, errlen, code, path, averr, what);
+    /* The muxer's reason is in FFmpeg's log, hidden by default. */
+    if (err && errlen)
+        snprintf(err, errlen, "'%s': %s: the %s muxer refused it (--ffmpeg-log shows why)",
+                 path, what, oc->oformat->name);
+    return code == OMCTI_ERR_IO ? OMCTI_ERR_FORMAT : code;
+}
+
 int ffmux_finish(AVFormatContext *oc, const char *path, char *err, size_t errlen)
 {
     int ret = av_write_trailer(oc);
     if (ret < 0)
-        return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, ret, "writing the trailer");
+        return ffmux_fail(oc, OMCTI_ERR_IO, path, ret, "writing the trailer", err, errlen);
     if (oc->pb && !(oc->oformat->flags & AVFMT_NOFILE)) {
         avio_flush(oc->pb);
         int perr = oc->pb->error;
@@ -115,9 +127,8 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
         (ret = ffmux_open_file(p->oc, w->tmp_path, w->path, err, errlen)) < 0)
         return ret;
     if ((ret = avformat_write_header(p->oc, NULL)) < 0)
-        return ffio_fail_av(err, errlen,
-                            p->audio.nb_audio_out ? RETRY_WITHOUT_AUDIO : OMCTI_ERR_FORMAT,
-                            w->path, ret, "writing the header");
+        return ffmux_fail(p->oc, p->audio.nb_audio_out ? RETRY_WITHOUT_AUDIO : OMCTI_ERR_FORMAT,
+                          w->path, ret, "writing the header", err, errlen);
     p->header_written = 1;
     return 0;
 }
@@ -177,7 +188,7 @@ int ffmux_video_packet(AVFormatContext *oc, FFAudioCopy *a, const char *path, AV
     pkt->pos = -1;
     int ret = av_interleaved_write_frame(oc, pkt);
     if (ret < 0)
-        return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, ret, "writing");
+        return ffmux_fail(oc, OMCTI_ERR_IO, path, ret, "writing a frame", err, errlen);
     return 0;
 }
 

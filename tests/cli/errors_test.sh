@@ -284,6 +284,8 @@ PY
     ff() { ffmpeg -v error -y "$@"; }
     row "HLS output (a playlist and its segments)" 2 "the hls format writes files of its own" "$OMCTI" -i "$T/in.y4m" -o "$T/out.m3u8"
     [ -z "$(ls "$T" | grep '\.ts$')" ] && ok || bad "HLS output: segment files written: $(ls "$T")"
+    # the muxer's refusal (EINVAL) is told as one, not as a failing disk
+    row "a frame duration MP4 cannot store" 1 "writing a frame: the mp4 muxer refused it (--ffmpeg-log shows why)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.mp4" --fps 1/1000000000
     # MJPEG is full range: limited-range pictures are converted (FFmpeg's CLI does too)
     ff -f lavfi -i "testsrc2=s=96x64:r=25:d=0.4" -pix_fmt yuv420p -c:v ffv1 "$T/tv.mkv"
     row "--codec mjpeg from limited range" 0 "" "$OMCTI" -q -i "$T/tv.mkv" -o "$T/out.avi" --codec mjpeg
