@@ -76,8 +76,9 @@ int ffio_restrict_demuxers(AVFormatContext *fmt);
 /* Tells the demuxer to drop every stream but `stream` (less work). */
 void ffio_keep_only_stream(AVFormatContext *fmt, int stream);
 /* The duration of stream st in its time base: its own, else Matroska's
- * DURATION tag of the track, else the whole file's (which audio or
- * subtitles that outlast the pictures lengthen); 0 when unknown. */
+ * DURATION tag of the track, else the rest of the file from the stream's
+ * start (which audio or subtitles that outlast the pictures lengthen);
+ * 0 when unknown. */
 int64_t ffio_stream_duration(const AVFormatContext *fmt, const AVStream *st);
 /* After an open refused by the above: writes "'path': <why>" into err and
  * returns OMCTI_ERR_FORMAT when path is such a file; else returns 0. */

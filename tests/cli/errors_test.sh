@@ -335,6 +335,18 @@ PY
     [ $rc -eq 0 ] && [ "$(grep -c "warning:.*cut.mkv.*ends early" "$T/err")" -eq 1 ] &&
         [ "$(grep -c warning "$T/err")" -eq 1 ] && ok ||
         bad "truncated file, --workers 3: exit $rc, not one warning: $(cat "$T/err")"
+    # sound that starts before the first picture: the video is shorter than
+    # the file (FFmpeg's Matroska DURATION tag is the track's end time), not
+    # truncated; with an mp4 as well (no tag: the file's duration)
+    ff -f lavfi -i "testsrc2=s=64x48:r=25:d=2" -c:v ffv1 "$T/v2s.mkv"
+    for c in mkv mp4; do
+        [ $c = mkv ] && vc=ffv1 || vc=mpeg4
+        ff -itsoffset 0.6 -i "$T/v2s.mkv" -f lavfi -i "sine=d=2.6" -map 0:v -map 1:a -c:v $vc -c:a aac "$T/late.$c"
+        "$OMCTI" -q -i "$T/late.$c" -o "$T/out.mkv" -y 2>"$T/err"; rc=$?
+        [ $rc -eq 0 ] && [ ! -s "$T/err" ] && ok ||
+            bad "sound 0.6 s before the pictures ($c): exit $rc: $(cat "$T/err")"
+    done
+    rm -f "$T/out.mkv"
     for fmt in yuv420p10le yuv422p yuv444p rgb24 pal8; do
         ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -pix_fmt $fmt -c:v ffv1 "$T/$fmt.mkv" 2>/dev/null ||
             ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -pix_fmt $fmt -c:v png "$T/$fmt.mkv"
