@@ -257,6 +257,15 @@ static int prepare(Farm *f)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot find the omcti "
                          "program's own path");
     f->exe[len] = 0;
+    /* The jobs run the launcher beside the program (src/cli/launcher.c),
+     * which gives OpenMP its wait policy whatever environment sbatch
+     * passes on. */
+    char *base = strrchr(f->exe, '/');
+    if (base && !strcmp(base + 1, "omcti-bin")) {
+        strcpy(base + 1, "omcti");
+        if (access(f->exe, X_OK) != 0)
+            strcpy(base + 1, "omcti-bin");
+    }
     const char *slash = strrchr(f->out_abs, '/');
     const char *dot = strrchr(slash ? slash : f->out_abs, '.');
     f->ext = dot ? dot : ".mkv";

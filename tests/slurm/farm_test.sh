@@ -48,6 +48,9 @@ expect "farm exits 0" "[ $? -eq 0 ] || { cat '$T/err' >&2; false; }"
 expect "farm prints the job ids" "grep -q 'submitted as job array [0-9]*; join as job [0-9]*' '$T/out'"
 expect "farm reports progress" "grep -q 'segments done 4 / 4' '$T/err'"
 expect "farmed frames = single run" "same '$T/whole.$EXT' '$T/out.$EXT'"
+# the jobs run the launcher, which sets OpenMP's wait policy whatever
+# environment sbatch passes on, not the program beside it
+expect "the jobs run the launcher" "grep -q \"^exec '[^']*/omcti' \" '$T/w1/segment.sh' && grep -q \"^exec '[^']*/omcti' join\" '$T/w1/join.sh'"
 
 # 2. segment 2 fails: no output, one line naming segment 2 and its log
 # (a natural failure of segment 2 only: its piece's name is taken by a folder)
