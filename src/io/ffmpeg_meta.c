@@ -3,7 +3,8 @@
  * metadata (title, creation time, location, ...), the video stream's
  * language, title and handler, its display matrix (a phone clip's
  * rotation: the pictures stay as stored, players turn them, as `ffmpeg -i
- * IN OUT` does) and the chapters. */
+ * IN OUT` does), what else it says about its pictures (HDR10's mastering
+ * display, a 360-degree projection) and the chapters. */
 #include <stdio.h>
 #include <string.h>
 
@@ -45,33 +46,58 @@ static int copy_dict(AVDictionary **dst, const AVDictionary *src, const char *co
     return 0;
 }
 
-/* The display matrix of stream st (NULL: none), and its size. */
-static const uint8_t *display_matrix(const AVStream *st, size_t *size)
+/* Stream st's side data of the given type (NULL: none), and its size. */
+static const uint8_t *side_data(const AVStream *st, enum AVPacketSideDataType type, size_t *size)
 {
 #if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 102)
     const AVPacketSideData *sd = av_packet_side_data_get(
-        st->codecpar->coded_side_data, st->codecpar->nb_coded_side_data,
-        AV_PKT_DATA_DISPLAYMATRIX);
+        st->codecpar->coded_side_data, st->codecpar->nb_coded_side_data, type);
     *size = sd ? sd->size : 0;
     return sd ? sd->data : NULL;
 #else
-    return av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, size);
+    return av_stream_get_side_data(st, type, size);
 #endif
 }
 
-static int set_display_matrix(AVStream *st, const uint8_t *m, size_t size)
+static int set_side_data(AVStream *st, enum AVPacketSideDataType type, const uint8_t *m,
+                         size_t size)
 {
 #if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 102)
     AVPacketSideData *sd = av_packet_side_data_new(&st->codecpar->coded_side_data,
-                                                   &st->codecpar->nb_coded_side_data,
-                                                   AV_PKT_DATA_DISPLAYMATRIX, size, 0);
+                                                   &st->codecpar->nb_coded_side_data, type,
+                                                   size, 0);
     uint8_t *data = sd ? sd->data : NULL;
 #else
-    uint8_t *data = av_stream_new_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, size);
+    uint8_t *data = av_stream_new_side_data(st, type, size);
 #endif
     if (!data)
         return AVERROR(ENOMEM);
     memcpy(data, m, size);
+    return 0;
+}
+
+static const uint8_t *display_matrix(const AVStream *st, size_t *size)
+{
+    return side_data(st, AV_PKT_DATA_DISPLAYMATRIX, size);
+}
+
+/* What the video stream says about its pictures that stays true of the
+ * interpolated ones, as FFmpeg's CLI keeps it: HDR10's mastering display
+ * and light levels, a 360-degree video's projection, stereo layout. The
+ * muxers that have a place for it write it (Matroska, MP4, MOV). */
+static int copy_picture_side_data(const AVStream *ist, AVStream *vst)
+{
+    static const enum AVPacketSideDataType types[] = {
+        AV_PKT_DATA_MASTERING_DISPLAY_METADATA, AV_PKT_DATA_CONTENT_LIGHT_LEVEL,
+        AV_PKT_DATA_SPHERICAL, AV_PKT_DATA_STEREO3D,
+    };
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+        size_t size = 0;
+        const uint8_t *d = side_data(ist, types[i], &size);
+        int ret;
+        if (d && size && (ret = set_side_data(vst, types[i], d, size)) < 0)
+            return ret;
+    }
     return 0;
 }
 
@@ -105,7 +131,7 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
         const int keeps = strstr(oc->oformat->name, "mov") || strstr(oc->oformat->name, "mp4");
         if (ret >= 0 && m && size >= 9 * sizeof(int32_t)) {
             if (keeps)
-                ret = set_display_matrix(vst, m, size);
+                ret = set_side_data(vst, AV_PKT_DATA_DISPLAYMATRIX, m, size);
             else if (!quiet)
                 fprintf(stderr, "omcti: note: '%s': the %s container cannot hold the input's "
                         "display rotation (%d degrees); the pictures are written as stored "
@@ -113,6 +139,8 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
                         io_printable(out_path, name, sizeof name), oc->oformat->name,
                         ffmeta_rotation(ist));
         }
+        if (ret >= 0)
+            ret = copy_picture_side_data(ist, vst);
     }
     if (ret < 0)
         return ffio_fail_av(err, errlen, OMCTI_ERR_NOMEM, out_path, ret, "metadata");

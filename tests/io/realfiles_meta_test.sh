@@ -43,6 +43,47 @@ check "y4m: a notice that the rotation is not kept" "grep -q 'rotated by 90 degr
 "$OMCTI" -q -y -i "$T/phone.mp4" -o "$T/q.mkv" 2>"$T/err"
 check "-q: no notice" "[ ! -s '$T/err' ]"
 
+# HDR10: the mastering display and light levels of an mp4 (its 'mdcv' and
+# 'clli' boxes, added to the sample entry here) are kept, as FFmpeg's CLI
+# keeps them
+ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -t 1 -c:v libx264 -pix_fmt yuv420p \
+    -color_primaries bt2020 -color_trc smpte2084 -colorspace bt2020nc "$T/sdr.mp4"
+python3 - "$T/sdr.mp4" "$T/hdr.mp4" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+path = []
+def find(start, end, names):
+    p = start
+    while p < end:
+        size, kind = struct.unpack(">I4s", d[p:p + 8])
+        if kind == names[0]:
+            path.append(p)
+            if len(names) == 1:
+                return p + size
+            return find(p + {b"stsd": 16, b"avc1": 86}.get(kind, 8), p + size, names[1:])
+        p += size
+    sys.exit("no " + names[0].decode())
+end = find(0, len(d), [b"moov", b"trak", b"mdia", b"minf", b"stbl", b"stsd", b"avc1"])
+mdcv = struct.pack(">8HII", 13250, 34500, 7500, 3000, 34000, 16000, 15635, 16450, 10000000, 50)
+add = struct.pack(">I4s", 8 + len(mdcv), b"mdcv") + mdcv + struct.pack(">I4sHH", 12, b"clli", 1000, 400)
+d[end:end] = add   # moov after mdat: no chunk offset moves
+for q in path:
+    d[q:q + 4] = struct.pack(">I", struct.unpack(">I", d[q:q + 4])[0] + len(add))
+open(sys.argv[2], "wb").write(d)
+PY
+has_hdr() {   # the mastering display's peak (1000 cd/m2) and MaxCLL (1000)
+    probe -select_streams v -show_entries stream_side_data=max_content "$1" | grep -qx 1000 &&
+        probe -select_streams v -show_entries stream_side_data=max_luminance "$1" | grep -Eqx '1000/1|10000000/10000'
+}
+if has_hdr "$T/hdr.mp4"; then
+    for e in mp4 mkv; do
+        "$OMCTI" -q -y -i "$T/hdr.mp4" -o "$T/hdr_out.$e"
+        check "HDR10 mastering display and light levels kept in .$e" "has_hdr '$T/hdr_out.$e'"
+    done
+else
+    echo "note: this FFmpeg does not read an mp4's mdcv box"
+fi
+
 # Chapters and subtitles (mov_text in mp4, subrip in mkv), with their times.
 cat > "$T/meta.txt" <<'META'
 ;FFMETADATA1
