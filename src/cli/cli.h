@@ -12,7 +12,7 @@ enum {
     EXIT_OK = 0,
     EXIT_FAILURE_RUN = 1,   /* input, output, engine or processing error */
     EXIT_USAGE = 2,         /* invalid command line                       */
-    EXIT_INTERRUPTED = 130, /* SIGINT / SIGTERM                           */
+    EXIT_INTERRUPTED = 130, /* SIGINT / SIGTERM / SIGHUP                  */
 };
 
 int cli_convert(int argc, char **argv);

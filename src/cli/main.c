@@ -28,6 +28,9 @@ void cli_install_signal_handlers(void)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    /* A closed terminal or a dropped ssh session: stop and clean up too,
+     * never leave a partial temporary file behind. */
+    sigaction(SIGHUP, &sa, NULL);
     /* A closed pipe shows up as a write error we report, not a silent death. */
     signal(SIGPIPE, SIG_IGN);
     /* Past a file-size limit, write() fails with EFBIG and we clean up,

@@ -107,6 +107,8 @@ stops() {   # NAME SIGNAL PID T0 OUTPUT
 pid=$!; sleep 1; stops "SIGINT, stalled upstream, output open" INT $pid 0 "$T/sig.y4m"
 "$OMCTI" -i - -o "$T/sig.y4m" < <(sleep 20) 2>"$T/err" &
 pid=$!; sleep 1; stops "SIGTERM, stalled upstream, no header yet" TERM $pid 0 "$T/sig.y4m"
+"$OMCTI" -i - -o "$T/sig.y4m" < <(head -c $((HDR + 3 * FRAME)) "$T/s.y4m"; sleep 20) 2>"$T/err" &
+pid=$!; sleep 1; stops "SIGHUP (the terminal closed), output open" HUP $pid 0 "$T/sig.y4m"
 "$OMCTI" -q -i "$T/big.y4m" -o - > >(sleep 20) 2>"$T/err" &
 pid=$!; sleep 1.5; stops "SIGTERM, stalled downstream" TERM $pid 0 -
 "$OMCTI" -q -i - -o - < <(head -c $((HDR + 3 * FRAME)) "$T/s.y4m"; sleep 20) > >(sleep 20) 2>"$T/err" &
