@@ -340,11 +340,25 @@ int io_sibling_name(char *out, size_t size, const char *path, const char *tag,
     return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+/* The file an output name stands for: where the name is a symbolic link
+ * to a regular file, its target (written through the link, as FFmpeg
+ * does, and the link kept), else the name itself. */
+static const char *write_target(const char *path, char *buf, size_t size)
+{
+    struct stat st;
+    if (size < PATH_MAX || lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) || stat(path, &st) < 0 ||
+        !S_ISREG(st.st_mode) || !realpath(path, buf))
+        return path;
+    return buf;
+}
+
 /* A fresh, empty file beside path keeping its extension (when short), so
  * that the final rename never crosses a filesystem; the name stays within
  * NAME_MAX however long the target's is. */
-char *io_make_temp_path(const char *path, char *err, size_t errlen)
+char *io_make_temp_path(const char *name, char *err, size_t errlen)
 {
+    char target[PATH_MAX];
+    const char *path = write_target(name, target, sizeof target);
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     const char *dot = strrchr(base, '.');
@@ -360,7 +374,7 @@ char *io_make_temp_path(const char *path, char *err, size_t errlen)
     if (io_sibling_name(tmp, n, path, "omcti-XXXXXX", ext) == 0)
         fd = mkstemps(tmp, (int)strlen(ext));
     if (fd < 0) {
-        set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+        set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", name, strerror(errno));
         free(tmp);
         return NULL;
     }
@@ -402,7 +416,9 @@ int io_commit_output(const char *tmp, const char *path, int overwrite, int *kept
                      size_t errlen)
 {
     *kept = 0;
-    int e = overwrite ? (rename(tmp, path) < 0 ? -errno : 0) : move_no_replace(tmp, path);
+    char buf[PATH_MAX];
+    const char *target = write_target(path, buf, sizeof buf);
+    int e = overwrite ? (rename(tmp, target) < 0 ? -errno : 0) : move_no_replace(tmp, target);
     if (e == -EEXIST) {
         *kept = 1;
         return set_error(err, errlen, OMCTI_ERR_IO, "output '%s' appeared during the run and "
@@ -490,22 +506,43 @@ int io_check_output_rate(const char *path, Rational fps, char *err, size_t errle
     return 0;
 }
 
+/* What stands under an output's name: nothing, or a file that -y lets us
+ * replace; a FIFO or a character device (/dev/null, a terminal) is
+ * written in place like a pipe (*in_place = 1: a temporary file renamed
+ * over it would replace the node with a regular file). */
+static int check_existing(const char *path, int overwrite, int *in_place, char *err,
+                          size_t errlen)
+{
+    struct stat st;
+    *in_place = 0;
+    /* A link to nothing: FFmpeg would create its target, wherever it
+     * points; omcti asks for the name of the file to write instead. */
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) < 0)
+        return set_error(err, errlen, OMCTI_ERR_IO, "output '%s' is a symbolic link to a "
+                         "missing file; name the file to write itself", path);
+    if (stat(path, &st) < 0)
+        return 0;
+    if (S_ISDIR(st.st_mode))
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a directory", path);
+    /* A block device or a socket is no place for a video. */
+    if (S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode))
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a %s, not a file",
+                         path, S_ISBLK(st.st_mode) ? "block device" : "socket");
+    if (!overwrite)
+        return set_error(err, errlen, OMCTI_ERR_IO,
+                         "output '%s' already exists (use -y to overwrite)", path);
+    *in_place = S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode);
+    return 0;
+}
+
 static int check_output(const char *path, const char *other, int overwrite, char *err,
                         size_t errlen)
 {
-    struct stat st;
     if (other && strcmp(other, "-") && (same_file(path, other) || !strcmp(path, other)))
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "output '%s' is also an input ('%s'); choose another name", path, other);
-    if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a directory",
-                             path);
-        if (!overwrite)
-            return set_error(err, errlen, OMCTI_ERR_IO,
-                             "output '%s' already exists (use -y to overwrite)", path);
-    }
-    return 0;
+    int in_place;
+    return check_existing(path, overwrite, &in_place, err, errlen);
 }
 
 int io_check_output(const char *path, const char *other, int overwrite, char *err,
@@ -576,28 +613,13 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
     const int to_stdout = !strcmp(path, "-");
     int in_place = 0;
     if (!to_stdout) {
-        struct stat st;
         if (opt->input_path && strcmp(opt->input_path, "-") &&
             (same_file(path, opt->input_path) || !strcmp(path, opt->input_path)))
             return set_error(err, errlen, OMCTI_ERR_INVALID,
                              "output '%s' is the input file; choose another name", path);
-        if (stat(path, &st) == 0) {
-            if (S_ISDIR(st.st_mode))
-                return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a directory",
-                                 path);
-            /* A block device or a socket is no place for a video. */
-            if (S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode))
-                return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a %s, "
-                                 "not a file", path, S_ISBLK(st.st_mode) ? "block device"
-                                                                         : "socket");
-            if (!opt->overwrite)
-                return set_error(err, errlen, OMCTI_ERR_IO,
-                                 "output '%s' already exists (use -y to overwrite)", path);
-            /* A FIFO or a character device (/dev/null, a terminal) is
-             * written in place like a pipe: a temporary file renamed over
-             * it would replace the node with a regular file. */
-            in_place = S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode);
-        }
+        const int ret = check_existing(path, opt->overwrite, &in_place, err, errlen);
+        if (ret < 0)
+            return ret;
     }
     const IoBackend *be = io_backend_probe(path, NULL);
     if (!be)

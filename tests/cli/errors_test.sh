@@ -91,6 +91,24 @@ row "4:2:2 y4m converted"  0 "processed as 8-bit 4:2:0" "$OMCTI" -i "$T/c422.y4m
 # --- output ---
 row "output directory missing" 1 "cannot write '/nonexistent-omcti/out.y4m'" "$OMCTI" -i "$T/in.y4m" -o /nonexistent-omcti/out.y4m
 row "output is the input"  2 "is the input file" "$OMCTI" -i "$T/in.y4m" -o "$T/in.y4m"
+# an output name that is a symbolic link: to nothing, refused before the
+# run (it used to run, then fail as "appeared during the run"); to a file,
+# written through with -y (the link kept, as FFmpeg writes through it)
+ln -s "$T/nowhere.y4m" "$T/dangling.y4m"
+for w in 1 2; do
+    row "output a link to nothing, --workers $w" 1 "'$T/dangling.y4m' is a symbolic link to a missing file" "$OMCTI" -i "$T/in.y4m" -o "$T/dangling.y4m" -y --workers $w
+    [ -L "$T/dangling.y4m" ] && [ ! -e "$T/nowhere.y4m" ] && [ -z "$(ls -A "$T" | grep '^\.dangling')" ] && ok ||
+        bad "output a link to nothing: $(ls -lA "$T")"
+done
+echo old > "$T/target.y4m"; ln -s "$T/target.y4m" "$T/link.y4m"
+row "output a link to a file, without -y" 1 "'$T/link.y4m' already exists" "$OMCTI" -i "$T/in.y4m" -o "$T/link.y4m"
+for w in 1 2; do
+    "$OMCTI" -q -i "$T/in.y4m" -o "$T/link.y4m" -y --workers $w 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && [ -L "$T/link.y4m" ] && [ "$(head -c 9 "$T/target.y4m")" = YUV4MPEG2 ] && ok ||
+        bad "output a link to a file, -y, --workers $w: exit $rc, $(ls -lA "$T" | grep -E 'link|target'): $(cat "$T/err")"
+    echo old > "$T/target.y4m"
+done
+rm -f "$T/link.y4m" "$T/target.y4m" "$T/dangling.y4m"
 cp "$T/in.y4m" "$T/keep.y4m"
 row "output exists, no -y" 1 "already exists (use -y" "$OMCTI" -i "$T/in.y4m" -o "$T/keep.y4m"
 cmp -s "$T/in.y4m" "$T/keep.y4m" && ok || bad "existing output was modified"
