@@ -553,9 +553,12 @@ int cli_convert(int argc, char **argv)
         segment_range_to_index(&j->range, j->n, j->ix_slot, j->ix.count);
     /* Pieces get no audio (the join adds it); a whole run's parts do, and
      * its join copies the input's subtitles, metadata, chapters and rotation
-     * too (from a file: a pipe cannot be read twice). */
+     * too (from a file: a pipe cannot be read twice; not from a y4m, which
+     * has none of it, and whose interlace tags Im/Ix FFmpeg's demuxer
+     * refuses). */
     const int copy_audio = !opt.seg_count && opt.mode != RATE_SLOWMO &&
-                           !io_path_is_y4m(opt.output) && io_path_is_regular(opt.input);
+                           !io_path_is_y4m(opt.output) && !io_path_is_y4m(opt.input) &&
+                           io_path_is_regular(opt.input);
     if (!opt.seg_count && j->info.has_audio && opt.mode == RATE_SLOWMO && !opt.quiet)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
     char key[8192] = "";

@@ -302,6 +302,11 @@ PY
     ff() { ffmpeg -v error -y "$@"; }
     row "HLS output (a playlist and its segments)" 2 "the hls format writes files of its own" "$OMCTI" -i "$T/in.y4m" -o "$T/out.m3u8"
     [ -z "$(ls "$T" | grep '\.ts$')" ] && ok || bad "HLS output: segment files written: $(ls "$T")"
+    # a y4m with mixed fields (Im), split into parts and written encoded:
+    # nothing to copy from it (FFmpeg's y4m demuxer refuses Im)
+    sed '1s/ Ip / Im /' "$T/in.y4m" > "$T/mixed.y4m"
+    row "a y4m with mixed fields, --workers 2, to .mkv" 0 "interlaced (mixed fields)" "$OMCTI" -i "$T/mixed.y4m" -o "$T/out.mkv" --workers 2
+    rm -f "$T/out.mkv"
     # the muxer's refusal (EINVAL) is told as one, not as a failing disk
     row "a frame duration MP4 cannot store" 1 "writing a frame: the mp4 muxer refused it (--ffmpeg-log shows why)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.mp4" --fps 1/1000000000
     # MJPEG is full range: limited-range pictures are converted (FFmpeg's CLI does too)
