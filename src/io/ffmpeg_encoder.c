@@ -250,6 +250,28 @@ static int is_yuv(enum AVPixelFormat f)
     return d && !(d->flags & AV_PIX_FMT_FLAG_RGB) && d->nb_components >= 3;
 }
 
+/* Whether FFV1 finds a slice layout (level 3) for a w x h picture of
+ * format pf: it refuses, with "Function not implemented", pictures
+ * too narrow or too short for two slices a side, whose layout rules
+ * depend on the chroma planes too, so it is asked, on a throwaway context. */
+static int ffv1_can_slice(const AVCodec *codec, int w, int h, enum AVPixelFormat pf)
+{
+    AVCodecContext *t = avcodec_alloc_context3(codec);
+    if (!t)
+        return 0;
+    t->width = w;
+    t->height = h;
+    t->pix_fmt = pf;
+    t->time_base = (AVRational){ 1, 25 };
+    t->thread_count = 1;
+    AVDictionary *d = NULL;
+    av_dict_set(&d, "level", "3", 0);
+    const int ok = avcodec_open2(t, codec, &d) >= 0;
+    av_dict_free(&d);
+    avcodec_free_context(&t);
+    return ok;
+}
+
 static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
                       const AVOutputFormat *of, const EncChoice *c, const WriterOptions *opt,
                       char *err, size_t errlen)
@@ -321,8 +343,12 @@ static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
             av_dict_set(&d, "b", "0", 0);   /* constant quality */
         }
     } else if (!strcmp(n, "ffv1")) {
-        av_dict_set(&d, "level", "3", 0);     /* sliced: multithreaded */
-        av_dict_set(&d, "slicecrc", "1", 0);  /* damage is detectable  */
+        /* Sliced (multithreaded) with a CRC per slice (damage is
+         * detectable) where the picture can be sliced; else level 1. */
+        if (ffv1_can_slice(codec, cw, ch, pf)) {
+            av_dict_set(&d, "level", "3", 0);
+            av_dict_set(&d, "slicecrc", "1", 0);
+        }
     } else if (c->qscale > 0) {
         e->flags |= AV_CODEC_FLAG_QSCALE;
         e->global_quality = FF_QP2LAMBDA * c->qscale;
