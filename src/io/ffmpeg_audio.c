@@ -145,7 +145,7 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
             continue;
         const char *kind = type == AVMEDIA_TYPE_AUDIO ? "audio" : "subtitle";
         const int q = avformat_query_codec(of, is->codecpar->codec_id, FF_COMPLIANCE_NORMAL);
-        if (q == 0 || (type == AVMEDIA_TYPE_SUBTITLE && q != 1)) {
+        if (type == AVMEDIA_TYPE_SUBTITLE ? q != 1 : ffmux_refuses(of, type, is->codecpar->codec_id)) {
             /* Subtitles only where the muxer says it takes the codec (a
              * refused subtitle stream at the header would cost the audio). */
             if (!quiet)

@@ -75,7 +75,7 @@ static int choose_encoder(const char *path, const AVOutputFormat *of, const Writ
         if (c->codec->type != AVMEDIA_TYPE_VIDEO)
             return set_error(err, errlen, OMCTI_ERR_INVALID,
                              "'%s': '%s' is not a video encoder", path, opt->codec);
-        if (avformat_query_codec(of, c->codec->id, FF_COMPLIANCE_NORMAL) == 0)
+        if (ffmux_refuses(of, AVMEDIA_TYPE_VIDEO, c->codec->id))
             return set_error(err, errlen, OMCTI_ERR_INVALID,
                              "'%s': the %s container cannot hold %s video", path,
                              of->name, avcodec_get_name(c->codec->id));

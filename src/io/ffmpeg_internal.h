@@ -165,6 +165,10 @@ int ffmux_video_packet(AVFormatContext *oc, FFAudioCopy *a, const char *path, AV
                        size_t errlen);
 /* Writes the trailer and closes the file, checking every write. */
 int ffmux_finish(AVFormatContext *oc, const char *path, char *err, size_t errlen);
+/* Whether muxer of cannot hold codec id (of media type type), by the
+ * muxer's own answer, except where Matroska says "no" to a codec it
+ * stores under its AVI or QuickTime tag, as FFmpeg's CLI writes it. */
+int ffmux_refuses(const AVOutputFormat *of, enum AVMediaType type, enum AVCodecID id);
 /* "path: what: reason" for a failed write call of muxer oc; EINVAL, the
  * muxer refusing what it was given (a duration it cannot store, a codec it
  * does not take) rather than the disk failing, is told as such, with

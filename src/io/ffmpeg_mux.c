@@ -70,6 +70,26 @@ int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path,
     return 0;
 }
 
+int ffmux_refuses(const AVOutputFormat *of, enum AVMediaType type, enum AVCodecID id)
+{
+    if (avformat_query_codec(of, id, FF_COMPLIANCE_NORMAL) != 0)
+        return 0;
+    /* Matroska answers "no" for every codec without a Matroska codec ID
+     * of its own, yet stores one with an AVI (VfW, ACM) or a QuickTime
+     * tag (PNG, Ut Video, v210, DNxHD; ADPCM); WebM is the strict subset
+     * it names. */
+    if (strcmp(of->name, "matroska"))
+        return 1;
+    const struct AVCodecTag *const video[] = { avformat_get_riff_video_tags(),
+                                               avformat_get_mov_video_tags(), NULL };
+    const struct AVCodecTag *const audio[] = { avformat_get_riff_audio_tags(), NULL };
+    if (type == AVMEDIA_TYPE_VIDEO)
+        return av_codec_get_tag(video, id) == 0;
+    if (type == AVMEDIA_TYPE_AUDIO)
+        return av_codec_get_tag(audio, id) == 0;
+    return 1;
+}
+
 int ffmux_fail(const AVFormatContext *oc, int code, const char *path, int averr,
                const char *what, char *err, size_t errlen)
 {

@@ -311,6 +311,20 @@ PY
             bad "--lossless .mkv of a $s picture: $(ffprobe -v error -show_entries stream=width,height -of csv=p=0 "$T/out.mkv")"
         rm -f "$T/out.mkv"
     done
+    # Matroska says "no" to codecs without a Matroska ID of their own, yet
+    # stores them under their AVI or QuickTime tag, as FFmpeg's CLI does
+    for c in png utvideo; do
+        row "--codec $c into .mkv" 0 "" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.mkv" --codec $c
+        [ "$(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$T/out.mkv")" = $c ] && ok ||
+            bad "--codec $c into .mkv: $(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$T/out.mkv")"
+        rm -f "$T/out.mkv"
+    done
+    ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -f lavfi -i "sine=d=0.4" -c:v mpeg4 -c:a adpcm_ima_wav "$T/adpcm.avi"
+    row "ADPCM audio into .mkv" 0 "" "$OMCTI" -q -i "$T/adpcm.avi" -o "$T/out.mkv"
+    [ "$(ffprobe -v error -select_streams a -show_entries stream=codec_name -of csv=p=0 "$T/out.mkv")" = adpcm_ima_wav ] && ok ||
+        bad "ADPCM audio into .mkv: not kept"
+    rm -f "$T/out.mkv"
+    row "--codec png into .webm" 2 "the webm container cannot hold png video" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.webm" --codec png
     # a y4m with mixed fields (Im), split into parts and written encoded:
     # nothing to copy from it (FFmpeg's y4m demuxer refuses Im)
     sed '1s/ Ip / Im /' "$T/in.y4m" > "$T/mixed.y4m"
