@@ -121,6 +121,16 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
             o->ffmpeg_log = 1;
             continue;
         }
+        static const char *const with_value[] = {
+            "-i", "--input", "--methods", "--method", "--search", "--plot", "--compare",
+            "--engine", "--frames", "--block", "--range", "--threads", "--scd",
+            "--scd-threshold", NULL,
+        };
+        int known = 0;
+        for (int k = 0; with_value[k]; k++)
+            known |= !strcmp(a, with_value[k]);
+        if (!known)
+            return cli_error(EXIT_USAGE, "eval: unknown option '%s' (omcti eval --help)", a);
         if (i + 1 >= argc)
             return cli_error(EXIT_USAGE, "eval: option %s needs a value", a);
         const char *v = argv[++i];
@@ -130,19 +140,24 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
         else if (!strcmp(a, "--search")) snprintf(o->searches, sizeof o->searches, "%s", v);
         else if (!strcmp(a, "--plot")) o->plot = v;
         else if (!strcmp(a, "--compare")) o->compare = v;
-        else if (!strcmp(a, "--engine")) o->engine = v;
+        else if (!strcmp(a, "--engine")) {
+            if (strcmp(v, "auto") && strcmp(v, "cpu") && strcmp(v, "cuda"))
+                return cli_error(EXIT_USAGE, "eval: unknown engine '%s' (auto, cpu, cuda)", v);
+            o->engine = v;
+        }
         else if (!strcmp(a, "--frames")) {
             if (parse_int(v, 3, 1 << 30, &o->frames) < 0)
                 return cli_error(EXIT_USAGE, "eval: --frames needs an integer >= 3, not '%s'", v);
         } else if (!strcmp(a, "--block")) {
-            if (parse_int(v, 8, 32, &o->block) < 0)
+            if (parse_int(v, 8, 32, &o->block) < 0 || (o->block != 8 && o->block != 16 &&
+                                                        o->block != 32))
                 return cli_error(EXIT_USAGE, "eval: --block must be 8, 16 or 32, not '%s'", v);
         } else if (!strcmp(a, "--range")) {
             if (parse_int(v, 1, 64, &o->range) < 0)
                 return cli_error(EXIT_USAGE, "eval: --range must be 1..64, not '%s'", v);
         } else if (!strcmp(a, "--threads")) {
-            if (parse_int(v, 0, 1024, &o->threads) < 0)
-                return cli_error(EXIT_USAGE, "eval: --threads must be 0..1024, not '%s'", v);
+            if (parse_int(v, 1, 1024, &o->threads) < 0)
+                return cli_error(EXIT_USAGE, "eval: --threads must be 1..1024, not '%s'", v);
         } else if (!strcmp(a, "--scd")) {
             if (!strcmp(v, "none")) o->scd = OMCTI_SCD_NONE;
             else if (!strcmp(v, "auto")) o->scd = OMCTI_SCD_AUTO;

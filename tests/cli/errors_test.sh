@@ -64,6 +64,10 @@ mkfifo "$T/in.fifo"
 row "--workers on a FIFO (not waited on)" 2 "'$T/in.fifo': --workers needs an input file it can seek in, not a pipe" timeout 10 "$OMCTI" -i "$T/in.fifo" -o "$T/out.y4m" --workers 2
 row "--segment on a FIFO (not waited on)" 2 "--segment needs an input file it can seek in, not a pipe" timeout 10 "$OMCTI" -i "$T/in.fifo" -o "$T/out.y4m" --segment 0/2
 row "eval --methods ''"     2 "no method to score"   "$OMCTI" eval -i "$T/in.y4m" --methods ''
+row "eval, an unknown option last" 2 "eval: unknown option '--bogus'" "$OMCTI" eval -i "$T/in.y4m" --bogus
+row "eval --block 12"       2 "eval: --block must be 8, 16 or 32" "$OMCTI" eval -i "$T/in.y4m" --block 12
+row "eval --engine bogus"   2 "eval: unknown engine 'bogus'" "$OMCTI" eval -i "$T/in.y4m" --engine bogus
+row "eval --threads 0 (as convert)" 2 "eval: --threads must be 1..1024" "$OMCTI" eval -i "$T/in.y4m" --threads 0
 row "stdin a directory"    1 "Is a directory"       sh -c '"$1" -i - -o "$2" < "$3"' sh "$OMCTI" "$T/out.y4m" "$T"
 # the index of --workers and --segment refuses it as the whole run does
 # (it stopped before the cut frame, and the run succeeded with fewer frames)
