@@ -46,6 +46,7 @@ static const char farm_usage[] =
 "                      naming the failed segment and its log if one fails\n"
 "  --poll SECONDS      how often --wait looks (default 2)\n"
 "  -y                  overwrite OUTPUT if it exists\n"
+"  -n                  never overwrite OUTPUT (the default; as FFmpeg's -n)\n"
 "  -q, --quiet         print only the job ids and errors\n"
 "Conversion options (--factor, --fps, --method, --lossless, --threads, ...)\n"
 "are those of `omcti --help`; --threads T also asks Slurm for T CPUs per task.\n"
@@ -173,7 +174,7 @@ void farm_piece_key(const Farm *f, int i, char *buf, size_t len)
 static int parse(Farm *f, int argc, char **argv)
 {
     const char *v;
-    int r;
+    int r, never = 0;
     f->poll = 2;
     f->scheduler = "slurm";
     f->conv = calloc((size_t)argc + 8, sizeof *f->conv);
@@ -184,6 +185,7 @@ static int parse(Farm *f, int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) return 1;
         if (!strcmp(a, "--wait")) { f->wait = 1; continue; }
         if (!strcmp(a, "-y")) { f->overwrite = 1; continue; }
+        if (!strcmp(a, "-n")) { never = 1; continue; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { f->quiet = 1; continue; }
         if (OPT("-i")) { if (r < 0) return r; f->input = v; continue; }
         if (OPT("-o")) { if (r < 0) return r; f->output = v; continue; }
@@ -213,6 +215,9 @@ static int parse(Farm *f, int argc, char **argv)
             f->conv[f->n_conv++] = argv[++i];
     }
 #undef OPT
+    if (f->overwrite && never)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: -y and -n contradict "
+                         "each other");
     if (strcmp(f->scheduler, "slurm"))
         return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: scheduler '%s' is not "
                          "supported (slurm)", f->scheduler);

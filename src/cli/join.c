@@ -26,6 +26,7 @@ static const char join_usage[] =
 "                      input) under the video and copy its metadata, chapters and\n"
 "                      rotation, as a plain conversion does (not for --slowmo)\n"
 "  -y                  overwrite OUTPUT if it exists\n"
+"  -n                  never overwrite OUTPUT (the default; as FFmpeg's -n)\n"
 "  -q, --quiet         no summary line\n"
 "  --ffmpeg-log        also print FFmpeg's own warnings (hidden by default)\n"
 "  --                  the rest are pieces, even names that start with '-'\n";
@@ -33,7 +34,7 @@ static const char join_usage[] =
 int cli_join(int argc, char **argv)
 {
     const char *out = NULL, *audio = NULL, *v;
-    int overwrite = 0, quiet = 0, n = 0, r;
+    int overwrite = 0, never = 0, quiet = 0, n = 0, r;
     char err[1024];
     const char **pieces = calloc((size_t)argc + 1, sizeof *pieces);
     if (!pieces) return cli_error(EXIT_FAILURE_RUN, "out of memory");
@@ -53,6 +54,7 @@ int cli_join(int argc, char **argv)
             return EXIT_OK;
         }
         if (!strcmp(a, "-y")) { overwrite = 1; continue; }
+        if (!strcmp(a, "-n")) { never = 1; continue; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { quiet = 1; continue; }
         if (!strcmp(a, "--ffmpeg-log")) { io_show_ffmpeg_log(); continue; }
         if ((r = option_value(argc, argv, &i, "-o", &v, err, sizeof err)) != 0) {
@@ -73,6 +75,10 @@ int cli_join(int argc, char **argv)
     }
     if (!out) {
         snprintf(err, sizeof err, "join: no output given (use -o OUTPUT)");
+        goto usage;
+    }
+    if (overwrite && never) {
+        snprintf(err, sizeof err, "join: -y and -n contradict each other");
         goto usage;
     }
     if (!n) {

@@ -52,6 +52,7 @@ const char cli_convert_usage[] =
 "                      writes OUTPUT and OUTPUT.sum (its checksum)\n"
 "  --index FILE        use a frame index saved by omcti farm (skips counting)\n"
 "  -y                  overwrite OUTPUT if it exists\n"
+"  -n                  never overwrite OUTPUT (the default; as FFmpeg's -n)\n"
 "  -q, --quiet         no progress line or notices\n"
 "  --ffmpeg-log        also print FFmpeg's own warnings (hidden by default)\n"
 "  -h, --help          this help\n"
@@ -201,6 +202,7 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
         }
         if (!strcmp(a, "--version")) { o->version = 1; return 0; }
         if (!strcmp(a, "-y")) { o->overwrite = 1; continue; }
+        if (!strcmp(a, "-n")) { o->never_overwrite = 1; continue; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
         if (!strcmp(a, "--ffmpeg-log")) { o->ffmpeg_log = 1; continue; }
         if (!strcmp(a, "--lossless")) { o->lossless = 1; continue; }
@@ -325,6 +327,8 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
     }
 #undef OPT
 #undef CHECK
+    if (o->overwrite && o->never_overwrite)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "-y and -n contradict each other");
     if (rate_options > 1)
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "--factor, --fps and --slowmo are mutually exclusive");

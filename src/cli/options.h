@@ -31,6 +31,7 @@ typedef struct CliOptions {
     int lossless;
     int odd_size;      /* ODD_SIZE_* (src/io/io.h): pad, crop or fail       */
     int overwrite;
+    int never_overwrite; /* -n (FFmpeg's): the default, said outright       */
     int quiet;
     int ffmpeg_log;    /* --ffmpeg-log: let FFmpeg's warnings through       */
     int64_t max_frames;/* input frames to read, -1 = all                    */

@@ -95,6 +95,11 @@ row "4:2:2 y4m converted"  0 "processed as 8-bit 4:2:0" "$OMCTI" -i "$T/c422.y4m
 # --- output ---
 row "output directory missing" 1 "cannot write '/nonexistent-omcti/out.y4m'" "$OMCTI" -i "$T/in.y4m" -o /nonexistent-omcti/out.y4m
 row "output is the input"  2 "is the input file" "$OMCTI" -i "$T/in.y4m" -o "$T/in.y4m"
+cp "$T/in.y4m" "$T/kept.y4m"
+row "-n (FFmpeg's never overwrite) on an existing output" 1 "already exists" "$OMCTI" -i "$T/in.y4m" -o "$T/kept.y4m" -n
+cmp -s "$T/in.y4m" "$T/kept.y4m" && ok || bad "-n: the existing output changed"
+rm -f "$T/kept.y4m"
+row "-n and -y"             2 "-y and -n contradict each other" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" -n -y
 # an output name that is a symbolic link: to nothing, refused before the
 # run (it used to run, then fail as "appeared during the run"); to a file,
 # written through with -y (the link kept, as FFmpeg writes through it)
