@@ -473,6 +473,10 @@ static int prepare_index(Job *j)
                         "rate (its pictures are off the %.3f fps grid); --segment, --workers "
                         "and farm need a constant one (convert it in one run)", o->input,
                         rational_to_double(j->tl.in_fps));
+    else if (holes == 3)
+        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, "'%s' has pictures that share "
+                        "a timestamp; --segment, --workers and farm need one time per picture "
+                        "(convert it in one run)", o->input);
     if (ret == 0) j->origin = segment_index_origin(&j->ix, info->time_base);
     video_reader_close(&r);
     if (ret < 0) {

@@ -39,6 +39,8 @@ int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_bas
 {
     *slot = NULL;
     TimedInput ti;
+    if (ix->repeated)
+        return 3;
     if (ix->kind != FRAME_INDEX_PTS || !ix->key || ix->count < 1 ||
         timed_init(&ti, in_fps, time_base, ix->key[0]) < 0)
         return -1;

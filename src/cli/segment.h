@@ -33,9 +33,10 @@ int segment_overlap(void);
  * (timeline.h, timed_add()): slot[k] for entry k (malloc'd, count entries;
  * the caller frees it), and *n the slots (the last one's + 1). Returns 0, 1
  * when some slots have no entry (holes: pictures missing from the file), 2
- * when an entry lies off the nominal grid (a variable rate), -1 when the
- * index has no timestamps to place (2 and -1: *slot NULL), or
- * OMCTI_ERR_NOMEM. */
+ * when an entry lies off the nominal grid (a variable rate), 3 when two
+ * pictures share a timestamp (the whole run places the second a frame
+ * after the first, which slots cannot follow), -1 when the index has no
+ * timestamps to place (2, 3 and -1: *slot NULL), or OMCTI_ERR_NOMEM. */
 int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_base,
                         int64_t **slot, int64_t *n);
 /* What the pieces of a conversion of that index plan over, decided once
@@ -44,7 +45,7 @@ int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_bas
  * max_frames (>= 0) where that is below its count, a count of pictures that
  * then goes by frame numbers), and *timed: whether pictures are placed by
  * their timestamps. Returns segment_index_slots()'s code (2: a variable
- * rate, which the program refuses) or OMCTI_ERR_NOMEM; *slot is NULL
+ * rate, 3: repeated timestamps, which the program refuses) or OMCTI_ERR_NOMEM; *slot is NULL
  * unless the slots are planned over. */
 int segment_plan_frames(const FrameIndex *ix, Rational in_fps, Rational time_base,
                         int64_t max_frames, int64_t **slot, int64_t *n, int *timed);

@@ -453,6 +453,7 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
             if (ix->key[k] == ix->key[k - 1]) {     /* not a usable key */
                 free(ix->key);
                 ix->key = NULL;
+                ix->repeated = 1;
             }
     }
     return 0;

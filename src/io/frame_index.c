@@ -53,7 +53,8 @@ int frame_index_save(const FrameIndex *ix, const char *path, char *err, size_t e
     }
     fprintf(f, "omcti-frame-index 1\nfile %" PRId64 " %" PRId64 "\nkind %s %d\nframes %" PRId64
             "\nkeys %d\n", ix->file_size, ix->file_mtime,
-            ix->kind == FRAME_INDEX_PTS ? "pts" : "offset", ix->stream, ix->count, ix->key != NULL);
+            ix->kind == FRAME_INDEX_PTS ? "pts" : "offset", ix->stream, ix->count,
+            ix->key ? 1 : ix->repeated ? 2 : 0);
     if (ix->key)
         for (int64_t k = 0; k < ix->count; k++)
             fprintf(f, "%" PRId64 "\n", ix->key[k]);
@@ -162,7 +163,10 @@ static int frame_index_parse(FrameIndex *ix, FILE *f, const char *name, char *er
     if (ix->count < 0 || ix->count > ix->file_size / min_frame)
         return bad_index(&t, "more frames than the input has bytes for");
     if ((ret = field(&t, "keys", 1, &keys, NULL, NULL, 0)) < 0) return ret;
-    if (keys != 0 && keys != 1) return bad_index(&t, "keys is not 0 or 1");
+    /* 2: none, because two pictures share a timestamp */
+    if (keys < 0 || keys > 2) return bad_index(&t, "keys is not 0, 1 or 2");
+    ix->repeated = keys == 2;
+    keys = keys == 1;
     if (!keys && ix->kind == FRAME_INDEX_OFFSET) return bad_index(&t, "a y4m index needs keys");
     if (keys) {
         /* What is left of the index file bounds the count before any

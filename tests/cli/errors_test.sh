@@ -416,6 +416,15 @@ PY
     row "variable frame rate"  0 "variable frame rate" "$OMCTI" -i "$T/vfr.mkv" -o "$T/out.mkv" --lossless
     grep -q "has a variable frame rate; output frames are placed by its timestamps" "$T/err" && ok ||
         bad "variable frame rate: the note does not say the timestamps place the frames: $(cat "$T/err")"
+    # two pictures with one timestamp: the whole run places the second a
+    # frame on, which the split modes' slots cannot follow: refused there
+    # (--workers went by picture count and differed from the whole run)
+    ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.8" -vf "setpts='if(eq(N,5),4,N)/(25*TB)'" \
+        -fps_mode passthrough -c:v ffv1 "$T/rep.mkv"
+    row "a repeated timestamp, plain run" 0 "" "$OMCTI" -q -i "$T/rep.mkv" -o "$T/out.mkv"
+    rm -f "$T/out.mkv"
+    row "a repeated timestamp, --workers 2" 1 "has pictures that share a timestamp; --segment, --workers and farm need one time per picture" "$OMCTI" -q -i "$T/rep.mkv" -o "$T/out.mkv" --workers 2
+    row "a repeated timestamp, --segment 0/2" 1 "has pictures that share a timestamp" "$OMCTI" -q -i "$T/rep.mkv" -o "$T/out.mkv" --segment 0/2
     # resolution change mid-stream: two H.264 transport streams of different sizes, concatenated
     ff -f lavfi -i "testsrc2=s=64x48:r=25:d=1" -c:v libx264 -f mpegts "$T/a.ts"
     ff -f lavfi -i "testsrc2=s=96x64:r=25:d=1" -c:v libx264 -f mpegts "$T/b.ts"
