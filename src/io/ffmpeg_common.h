@@ -16,6 +16,8 @@
 #include <libavutil/pixfmt.h>
 #include <libavutil/rational.h>
 
+#include "src/common.h"
+
 /* libav prints its own diagnostics ("[h264 @ 0x...] error while decoding MB
  * ..."), which would bury the one line we report. Quieten it, but only when
  * nobody has chosen a level yet (AV_LOG_INFO is libav's default; the tools'
@@ -40,9 +42,8 @@ static inline int ffio_fail_av(char *err, size_t errlen, int code, const char *p
                                int averr, const char *what)
 {
     char eb[AV_ERROR_MAX_STRING_SIZE];
-    if (err && errlen)
-        snprintf(err, errlen, "'%s': %s: %s", path, what, ffio_errstr(averr, eb, sizeof eb));
-    return code;
+    return set_error(err, errlen, code, "'%s': %s: %s", path, what,
+                     ffio_errstr(averr, eb, sizeof eb));
 }
 
 /* A pix_fmt name to its full-range ("yuvj") twin and back. FFmpeg 5.1 still

@@ -96,10 +96,9 @@ int ffmux_fail(const AVFormatContext *oc, int code, const char *path, int averr,
     if (averr != AVERROR(EINVAL))
         return ffio_fail_av(err, errlen, code, path, averr, what);
     /* The muxer's reason is in FFmpeg's log, hidden by default. */
-    if (err && errlen)
-        snprintf(err, errlen, "'%s': %s: the %s muxer refused it (--ffmpeg-log shows why)",
-                 path, what, oc->oformat->name);
-    return code == OMCTI_ERR_IO ? OMCTI_ERR_FORMAT : code;
+    return set_error(err, errlen, code == OMCTI_ERR_IO ? OMCTI_ERR_FORMAT : code,
+                     "'%s': %s: the %s muxer refused it (--ffmpeg-log shows why)", path, what,
+                     oc->oformat->name);
 }
 
 int ffmux_finish(AVFormatContext *oc, const char *path, char *err, size_t errlen)

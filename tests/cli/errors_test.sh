@@ -94,6 +94,9 @@ row "4:2:2 y4m converted"  0 "processed as 8-bit 4:2:0" "$OMCTI" -i "$T/c422.y4m
 
 # --- output ---
 row "output directory missing" 1 "cannot write '/nonexistent-omcti/out.y4m'" "$OMCTI" -i "$T/in.y4m" -o /nonexistent-omcti/out.y4m
+# a path of 5000 bytes: the message keeps its end, the reason (it was cut)
+long="/nonexistent-omcti/$(printf 'd%.0s' $(seq 200))"; long="$long$long$long$long$long$long$long$long$long$long"; long="$long$long/out.y4m"
+row "output path of 4000 bytes" 1 "File name too long" "$OMCTI" -i "$T/in.y4m" -o "$long"
 row "output is the input"  2 "is the input file" "$OMCTI" -i "$T/in.y4m" -o "$T/in.y4m"
 cp "$T/in.y4m" "$T/kept.y4m"
 row "-n (FFmpeg's never overwrite) on an existing output" 1 "already exists" "$OMCTI" -i "$T/in.y4m" -o "$T/kept.y4m" -n
