@@ -46,7 +46,7 @@ const char cli_convert_usage[] =
 "                      an odd width or height for H.264/H.265 (4:2:0 needs even):\n"
 "                      pad (default) repeats the last column/row, crop removes it,\n"
 "                      fail refuses; other codecs and y4m keep odd sizes\n"
-"  --frames N          read at most N input frames\n"
+"  --frames N          read at most N input frames (N >= 2)\n"
 "Segments (docs/scale.md):\n"
 "  --segment I/N       convert only segment I (0-based) of N of the output;\n"
 "                      writes OUTPUT and OUTPUT.sum (its checksum)\n"
@@ -319,7 +319,7 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
             o->devices_all = 0;
             continue;
         }
-        if (OPT("--frames")) { CHECK(r); CHECK(parse_int64("--frames", v, 1, INT64_MAX / 1024, &o->max_frames, err, errlen)); continue; }
+        if (OPT("--frames")) { CHECK(r); CHECK(parse_int64("--frames", v, 2, INT64_MAX / 1024, &o->max_frames, err, errlen)); continue; }
         if (a[0] == '-' && a[1])
             return set_error(err, errlen, OMCTI_ERR_INVALID, "unknown option '%s' (see omcti --help)", a);
         return set_error(err, errlen, OMCTI_ERR_INVALID,

@@ -102,6 +102,7 @@ cp "$T/in.y4m" "$T/kept.y4m"
 row "-n (FFmpeg's never overwrite) on an existing output" 1 "already exists" "$OMCTI" -i "$T/in.y4m" -o "$T/kept.y4m" -n
 cmp -s "$T/in.y4m" "$T/kept.y4m" && ok || bad "-n: the existing output changed"
 rm -f "$T/kept.y4m"
+row "--frames 1"            2 "--frames: 1 is out of range (2.." "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --frames 1
 row "-n and -y"             2 "-y and -n contradict each other" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" -n -y
 # an output name that is a symbolic link: to nothing, refused before the
 # run (it used to run, then fail as "appeared during the run"); to a file,
