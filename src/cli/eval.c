@@ -191,6 +191,9 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
                 o->compare_label = eq + 1;
             }
         }
+        if (!o->compare_len)
+            return cli_error(EXIT_USAGE, "eval: --compare needs a file (FILE or FILE=NAME), "
+                             "not '%s'", o->compare);
     }
     return 0;
 }

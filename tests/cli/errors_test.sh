@@ -65,6 +65,7 @@ row "--workers on a FIFO (not waited on)" 2 "'$T/in.fifo': --workers needs an in
 row "--segment on a FIFO (not waited on)" 2 "--segment needs an input file it can seek in, not a pipe" timeout 10 "$OMCTI" -i "$T/in.fifo" -o "$T/out.y4m" --segment 0/2
 row "eval --methods ''"     2 "no method to score"   "$OMCTI" eval -i "$T/in.y4m" --methods ''
 row "eval, an unknown option last" 2 "eval: unknown option '--bogus'" "$OMCTI" eval -i "$T/in.y4m" --bogus
+row "eval --compare =x"     2 "eval: --compare needs a file (FILE or FILE=NAME), not '=x'" "$OMCTI" eval -i "$T/in.y4m" --compare =x
 row "eval --block 12"       2 "eval: --block must be 8, 16 or 32" "$OMCTI" eval -i "$T/in.y4m" --block 12
 row "eval --engine bogus"   2 "eval: unknown engine 'bogus'" "$OMCTI" eval -i "$T/in.y4m" --engine bogus
 row "eval --threads 0 (as convert)" 2 "eval: --threads must be 1..1024" "$OMCTI" eval -i "$T/in.y4m" --threads 0
