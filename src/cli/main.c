@@ -29,8 +29,11 @@ void cli_install_signal_handlers(void)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     /* A closed terminal or a dropped ssh session: stop and clean up too,
-     * never leave a partial temporary file behind. */
-    sigaction(SIGHUP, &sa, NULL);
+     * never leave a partial temporary file behind; but under nohup (the
+     * signal ignored when we start) the user asked to go on. */
+    struct sigaction hup;
+    if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
+        sigaction(SIGHUP, &sa, NULL);
     /* A closed pipe shows up as a write error we report, not a silent death. */
     signal(SIGPIPE, SIG_IGN);
     /* Past a file-size limit, write() fails with EFBIG and we clean up,

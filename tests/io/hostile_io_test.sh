@@ -109,6 +109,10 @@ pid=$!; sleep 1; stops "SIGINT, stalled upstream, output open" INT $pid 0 "$T/si
 pid=$!; sleep 1; stops "SIGTERM, stalled upstream, no header yet" TERM $pid 0 "$T/sig.y4m"
 "$OMCTI" -i - -o "$T/sig.y4m" < <(head -c $((HDR + 3 * FRAME)) "$T/s.y4m"; sleep 20) 2>"$T/err" &
 pid=$!; sleep 1; stops "SIGHUP (the terminal closed), output open" HUP $pid 0 "$T/sig.y4m"
+# under nohup (SIGHUP ignored when it starts) it goes on
+nohup "$OMCTI" -q -i - -o "$T/nohup.y4m" < <(head -c $((HDR + 3 * FRAME)) "$T/s.y4m"; sleep 2; tail -c +$((HDR + 3 * FRAME + 1)) "$T/s.y4m") >/dev/null 2>"$T/err" &
+pid=$!; sleep 1; kill -HUP $pid; wait $pid; rc=$?
+[ $rc -eq 0 ] && [ -s "$T/nohup.y4m" ] && ok || bad "SIGHUP under nohup: exit $rc: $(head -c 300 "$T/err")"
 "$OMCTI" -q -i "$T/big.y4m" -o - > >(sleep 20) 2>"$T/err" &
 pid=$!; sleep 1.5; stops "SIGTERM, stalled downstream" TERM $pid 0 -
 "$OMCTI" -q -i - -o - < <(head -c $((HDR + 3 * FRAME)) "$T/s.y4m"; sleep 20) > >(sleep 20) 2>"$T/err" &
