@@ -134,7 +134,7 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
                         "name (use the pieces' extension, e.g. .mkv)", out);
         goto done;
     }
-    if (avformat_query_codec(of, ist0->codecpar->codec_id, FF_COMPLIANCE_NORMAL) == 0) {
+    if (ffmux_refuses(of, AVMEDIA_TYPE_VIDEO, ist0->codecpar->codec_id)) {
         ret = set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the %s container cannot hold %s "
                         "video", out, of->name, avcodec_get_name(ist0->codecpar->codec_id));
         goto done;
