@@ -14,6 +14,11 @@ static inline int min_i(int a, int b) { return a < b ? a : b; }
 static inline int max_i(int a, int b) { return a > b ? a : b; }
 static inline int clamp_i(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+/* src (n bytes) into dst (size bytes, terminated): whole when it fits,
+ * else its start and its end with "..." between, cut between UTF-8
+ * characters (dst may be src). */
+void str_elide_middle(char *dst, size_t size, const char *src, size_t n);
+
 /* Writes a formatted one-line message into err (if err != NULL) and
  * returns code, so that `return set_error(err, n, OMCTI_ERR_X, "...")`. */
 int set_error(char *err, size_t errlen, int code, const char *fmt, ...)

@@ -468,15 +468,8 @@ static int prepare_index(Job *j)
                                                  o->max_frames, &j->ix_slot, &j->n,
                                                  &j->ix_timed)) == OMCTI_ERR_NOMEM)
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "out of memory");
-    else if (holes == 2)
-        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, "'%s' has a variable frame "
-                        "rate (its pictures are off the %.3f fps grid); --segment, --workers "
-                        "and farm need a constant one (convert it in one run)", o->input,
-                        rational_to_double(j->tl.in_fps));
-    else if (holes == 3)
-        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, "'%s' has pictures that share "
-                        "a timestamp; --segment, --workers and farm need one time per picture "
-                        "(convert it in one run)", o->input);
+    else if (ret == 0)
+        ret = segment_plan_refusal(holes, o->input, j->tl.in_fps, j->err, sizeof j->err);
     if (ret == 0) j->origin = segment_index_origin(&j->ix, info->time_base);
     video_reader_close(&r);
     if (ret < 0) {
@@ -561,7 +554,7 @@ int cli_convert(int argc, char **argv)
      * has none of it, and whose interlace tags Im/Ix FFmpeg's demuxer
      * refuses). */
     const int copy_audio = !opt.seg_count && opt.mode != RATE_SLOWMO &&
-                           !io_path_is_y4m(opt.output) && !io_path_is_y4m(opt.input) &&
+                           !io_path_is_y4m(opt.output) && !io_input_is_y4m(opt.input) &&
                            io_path_is_regular(opt.input);
     if (!opt.seg_count && j->info.has_audio && opt.mode == RATE_SLOWMO && !opt.quiet)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");

@@ -323,18 +323,24 @@ static int prepare(Farm *f)
         frame_index_free(&ix);
         return ret;
     }
-    /* The tasks' count (convert.c prepare_index()); a variable rate is
-     * left for the tasks to refuse */
+    /* The tasks' count (convert.c prepare_index()); what the tasks would
+     * refuse (a variable rate, repeated timestamps) is refused here, before
+     * any job is submitted */
     int64_t *slot = NULL;
     int timed;
-    ret = segment_plan_frames(&ix, info->vfr ? timeline_vfr_rate(info->fps) : info->fps,
-                              info->time_base, f->opt.max_frames, &slot, &f->n, &timed);
+    const Rational in_fps = info->vfr ? timeline_vfr_rate(info->fps) : info->fps;
+    ret = segment_plan_frames(&ix, in_fps, info->time_base, f->opt.max_frames, &slot, &f->n,
+                              &timed);
+    if (ret != OMCTI_ERR_NOMEM)
+        ret = segment_plan_refusal(ret, f->input, in_fps, f->err, sizeof f->err);
     f->origin = segment_index_origin(&ix, info->time_base);
     free(slot);
     video_reader_close(&r);
     frame_index_free(&ix);
     if (ret == OMCTI_ERR_NOMEM)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_NOMEM, "out of memory");
+    if (ret < 0)
+        return ret;
     if (f->n < 2)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s' has fewer than two "
                          "video frames", f->input);
@@ -378,7 +384,8 @@ static int write_script(Farm *f, const char *name, int join, char *path, size_t 
         fputs(" join -q -o ", s);
         sh_quote(s, f->out_abs);
         if (f->overwrite) fputs(" -y", s);
-        if (f->opt.mode != RATE_SLOWMO && !io_path_is_y4m(f->out_abs)) {
+        if (f->opt.mode != RATE_SLOWMO && !io_path_is_y4m(f->out_abs) &&
+            !io_input_is_y4m(f->in_abs)) {
             fputs(" --audio-from ", s);
             sh_quote(s, f->in_abs);
         }

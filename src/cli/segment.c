@@ -76,6 +76,21 @@ int segment_plan_frames(const FrameIndex *ix, Rational in_fps, Rational time_bas
     return holes;
 }
 
+int segment_plan_refusal(int holes, const char *input, Rational in_fps, char *err,
+                         size_t errlen)
+{
+    if (holes == 2)
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s' has a variable frame rate (its "
+                         "pictures are off the %.3f fps grid); --segment, --workers and farm "
+                         "need a constant one (convert it in one run)", input,
+                         rational_to_double(in_fps));
+    if (holes == 3)
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s' has pictures that share a "
+                         "timestamp; --segment, --workers and farm need one time per picture "
+                         "(convert it in one run)", input);
+    return 0;
+}
+
 VideoOrigin segment_index_origin(const FrameIndex *ix, Rational time_base)
 {
     VideoOrigin o = { 0 };

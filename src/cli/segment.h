@@ -49,6 +49,11 @@ int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_bas
  * unless the slots are planned over. */
 int segment_plan_frames(const FrameIndex *ix, Rational in_fps, Rational time_base,
                         int64_t max_frames, int64_t **slot, int64_t *n, int *timed);
+/* The refusal of a plan whose frames slots cannot follow (holes 2: a
+ * variable rate, 3: repeated timestamps) into err, OMCTI_ERR_FORMAT; 0
+ * for any other code. */
+int segment_plan_refusal(int holes, const char *input, Rational in_fps, char *err,
+                         size_t errlen);
 /* The video's start by the index (its first timestamp; unknown without
  * timestamps): the time of frame slot 0 of the pieces and of a whole run in
  * parts, where their audio is placed (the plain run's video_reader_origin()

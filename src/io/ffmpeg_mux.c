@@ -95,7 +95,9 @@ int ffmux_fail(const AVFormatContext *oc, int code, const char *path, int averr,
 {
     if (averr != AVERROR(EINVAL))
         return ffio_fail_av(err, errlen, code, path, averr, what);
-    /* The muxer's reason is in FFmpeg's log, hidden by default. */
+    /* The muxer's reason is in FFmpeg's log, hidden by default. (A write()
+     * to a character device written in place could give EINVAL too, and
+     * read so; the log then says so as well.) */
     return set_error(err, errlen, code == OMCTI_ERR_IO ? OMCTI_ERR_FORMAT : code,
                      "'%s': %s: the %s muxer refused it (--ffmpeg-log shows why)", path, what,
                      oc->oformat->name);

@@ -211,19 +211,23 @@ int64_t ffio_stream_duration(const AVFormatContext *fmt, const AVStream *st)
     /* What is left of the file from the stream's start: a file whose sound
      * starts before its first picture (a phone clip, a cut made on the
      * audio) is that much longer than its video. FFmpeg's Matroska muxer
-     * writes the DURATION tag as the track's end time, not its length, so
-     * the tag is taken at most up to the file's end. */
+     * writes the DURATION tag as the track's end time, not its length
+     * (mkvmerge's statistics tags, marked _STATISTICS_WRITING_APP, are
+     * lengths), and either is taken at most up to the file's end. */
     int64_t left = 0;
+    const int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
     if (fmt->duration > 0) {
         const int64_t fstart = fmt->start_time != AV_NOPTS_VALUE ? fmt->start_time : 0;
         const int64_t end = av_rescale_q(fstart + fmt->duration, AV_TIME_BASE_Q, st->time_base);
-        const int64_t start = st->start_time != AV_NOPTS_VALUE ? st->start_time : 0;
         left = end > start ? end - start : 0;
     }
     const AVDictionaryEntry *e = av_dict_get(st->metadata, "DURATION", NULL, 0);
     int64_t us;
     if (e && av_parse_time(&us, e->value, 1) == 0 && us > 0) {
-        const int64_t tag = av_rescale_q(us, AV_TIME_BASE_Q, st->time_base);
+        int64_t tag = av_rescale_q(us, AV_TIME_BASE_Q, st->time_base);
+        if (!av_dict_get(st->metadata, "_STATISTICS_WRITING_APP", NULL, 0) && start > 0 &&
+            tag > start)
+            tag -= start;
         return left > 0 && tag > left ? left : tag;
     }
     return left;

@@ -1,12 +1,14 @@
 /* The frame index of a file (io.h): built by the back ends, saved as text so
  * that a cluster's tasks share one pass over the input, and checked against
  * the file on load. Format:
- *   omcti-frame-index 1
+ *   omcti-frame-index 2
  *   file SIZE MTIME_NS
  *   kind pts|offset STREAM
  *   frames N
- *   keys 0|1
- *   N lines, one key each (when keys is 1) */
+ *   keys 0|1|2      (2: none, because two pictures share a timestamp)
+ *   N lines, one key each (when keys is 1)
+ * Version 1 had no keys 2: its "keys 0" may stand for either, and such an
+ * index is refused as stale (farm makes it again). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -51,7 +53,7 @@ int frame_index_save(const FrameIndex *ix, const char *path, char *err, size_t e
         ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
         goto out;
     }
-    fprintf(f, "omcti-frame-index 1\nfile %" PRId64 " %" PRId64 "\nkind %s %d\nframes %" PRId64
+    fprintf(f, "omcti-frame-index 2\nfile %" PRId64 " %" PRId64 "\nkind %s %d\nframes %" PRId64
             "\nkeys %d\n", ix->file_size, ix->file_mtime,
             ix->kind == FRAME_INDEX_PTS ? "pts" : "offset", ix->stream, ix->count,
             ix->key ? 1 : ix->repeated ? 2 : 0);
@@ -149,7 +151,7 @@ static int frame_index_parse(FrameIndex *ix, FILE *f, const char *name, char *er
     memset(ix, 0, sizeof *ix);
     if (next_line(&t, line) < 0 || strncmp(line, "omcti-frame-index ", 18))
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not an omcti frame index", name);
-    if (io_parse_i64(line + 18, &version) < 0 || version != 1)
+    if (io_parse_i64(line + 18, &version) < 0 || version < 1 || version > 2)
         return bad_index(&t, "unknown version");
     if ((ret = field(&t, "file", 2, &ix->file_size, &ix->file_mtime, NULL, 0)) < 0) return ret;
     if (ix->file_size < 0) return bad_index(&t, "negative file size");
@@ -165,6 +167,8 @@ static int frame_index_parse(FrameIndex *ix, FILE *f, const char *name, char *er
     if ((ret = field(&t, "keys", 1, &keys, NULL, NULL, 0)) < 0) return ret;
     /* 2: none, because two pictures share a timestamp */
     if (keys < 0 || keys > 2) return bad_index(&t, "keys is not 0, 1 or 2");
+    if (version == 1 && keys == 0)
+        return bad_index(&t, "made by an older omcti (remove it: the next run makes it again)");
     ix->repeated = keys == 2;
     keys = keys == 1;
     if (!keys && ix->kind == FRAME_INDEX_OFFSET) return bad_index(&t, "a y4m index needs keys");

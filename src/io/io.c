@@ -130,6 +130,17 @@ static const IoBackend *io_backend_probe(const char *path, const struct stat *st
     return best;
 }
 
+int io_input_is_y4m(const char *path)
+{
+    struct stat st;
+    if (io_path_is_y4m(path))
+        return 1;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+        return 0;
+    const IoBackend *be = io_backend_probe(path, &st);
+    return be && !strcmp(be->name, "y4m");
+}
+
 int video_reader_open(VideoReader **r, const char *path, char *err, size_t errlen)
 {
     return video_reader_open_cancel(r, path, NULL, err, errlen);
@@ -416,8 +427,15 @@ int io_commit_output(const char *tmp, const char *path, int overwrite, int *kept
                      size_t errlen)
 {
     *kept = 0;
+    /* Onto the link's target only where the temporary file was made beside
+     * it (a link that is still the one of the start); a link that appeared
+     * at the name during the run is replaced itself. */
     char buf[PATH_MAX];
     const char *target = write_target(path, buf, sizeof buf);
+    const char *ts = strrchr(tmp, '/'), *gs = strrchr(target, '/');
+    if (target != path &&
+        (!ts || !gs || ts - tmp != gs - target || memcmp(tmp, target, (size_t)(ts - tmp))))
+        target = path;
     int e = overwrite ? (rename(tmp, target) < 0 ? -errno : 0) : move_no_replace(tmp, target);
     if (e == -EEXIST) {
         *kept = 1;
@@ -485,10 +503,12 @@ int io_parse_i64(const char *s, int64_t *v)
 
 void io_escape_message(char *msg, size_t size)
 {
-    char src[1024];
+    /* Escaped whole (\xNN is 4 bytes for 1), then its middle gives way
+     * where it no longer fits: the end says why. */
+    char shown[4 * 1024 + 1];
     if (!msg || !size) return;
-    snprintf(src, sizeof src, "%s", msg);
-    io_printable(src, msg, size);
+    io_printable(msg, shown, sizeof shown);
+    str_elide_middle(msg, size, shown, strlen(shown));
 }
 
 int io_check_output_rate(const char *path, Rational fps, char *err, size_t errlen)

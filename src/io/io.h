@@ -279,5 +279,8 @@ void io_show_ffmpeg_log(void);
 
 /* Whether the path names y4m ("-" or *.y4m). */
 int io_path_is_y4m(const char *path);
+/* Whether the input path is read as y4m (by its name, or a regular file by
+ * its first bytes): a stream with no audio, metadata or chapters to copy. */
+int io_input_is_y4m(const char *path);
 
 #endif

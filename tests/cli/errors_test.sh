@@ -203,7 +203,10 @@ index 8 1 "${offsets[@]}" | sed 's/^frames 8/frames 8 8/' > "$T/bad.idx"; idxrow
 index 8 1 "${offsets[@]}" | sed 's/^frames 8/frames +8/' > "$T/bad.idx"; idxrow "frames +8"
 { index 8 1; head -c 100000 /dev/zero | tr '\0' 7; } > "$T/bad.idx"; idxrow "an endless line"
 index 8 1 "${offsets[@]}" | head -c 60 > "$T/bad.idx"; idxrow "truncated header"
-printf 'omcti-frame-index 2\n' > "$T/bad.idx"; idxrow "unknown version"
+printf 'omcti-frame-index 3\n' > "$T/bad.idx"; idxrow "unknown version"
+# version 1 had no "keys 2" (repeated timestamps): its "keys 0" is stale
+index 8 0 | sed 's/kind offset 0/kind pts 0/' > "$T/bad.idx"; idxrow "version 1 without keys"
+grep -q "made by an older omcti" "$T/err" && ok || bad "version 1 without keys: $(cat "$T/err")"
 row "--index: not an index" 1 "not an omcti frame index" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/in.y4m"
 row "--index: a directory" 1 "is a directory" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T"
 mkfifo "$T/fifo.idx"
@@ -332,6 +335,11 @@ PY
         [ "$(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$T/out.mkv")" = $c ] && ok ||
             bad "--codec $c into .mkv: $(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$T/out.mkv")"
         rm -f "$T/out.mkv"
+        # the parts of --workers are joined by the same rule
+        row "--codec $c into .mkv, --workers 2" 0 "" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.mkv" --codec $c --workers 2
+        [ "$(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$T/out.mkv")" = $c ] && ok ||
+            bad "--codec $c into .mkv: $(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$T/out.mkv")"
+        rm -f "$T/out.mkv"
     done
     ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -f lavfi -i "sine=d=0.4" -c:v mpeg4 -c:a adpcm_ima_wav "$T/adpcm.avi"
     row "ADPCM audio into .mkv" 0 "" "$OMCTI" -q -i "$T/adpcm.avi" -o "$T/out.mkv"
@@ -343,6 +351,9 @@ PY
     # nothing to copy from it (FFmpeg's y4m demuxer refuses Im)
     sed '1s/ Ip / Im /' "$T/in.y4m" > "$T/mixed.y4m"
     row "a y4m with mixed fields, --workers 2, to .mkv" 0 "interlaced (mixed fields)" "$OMCTI" -i "$T/mixed.y4m" -o "$T/out.mkv" --workers 2
+    rm -f "$T/out.mkv"
+    cp "$T/mixed.y4m" "$T/mixed.dat"   # y4m by its first bytes, not its name
+    row "a y4m named .dat with mixed fields, --workers 2, to .mkv" 0 "interlaced (mixed fields)" "$OMCTI" -i "$T/mixed.dat" -o "$T/out.mkv" --workers 2
     rm -f "$T/out.mkv"
     # the muxer's refusal (EINVAL) is told as one, not as a failing disk
     row "a frame duration MP4 cannot store" 1 "writing a frame: the mp4 muxer refused it (--ffmpeg-log shows why)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.mp4" --fps 1/1000000000
@@ -405,6 +416,11 @@ PY
         "$OMCTI" -q -i "$T/late.$c" -o "$T/out.mkv" -y 2>"$T/err"; rc=$?
         [ $rc -eq 0 ] && [ ! -s "$T/err" ] && ok ||
             bad "sound 0.6 s before the pictures ($c): exit $rc: $(cat "$T/err")"
+        # and 1 s after them
+        ff -itsoffset 0.6 -i "$T/v2s.mkv" -f lavfi -i "sine=d=3.6" -map 0:v -map 1:a -c:v $vc -c:a aac "$T/late.$c"
+        "$OMCTI" -q -i "$T/late.$c" -o "$T/out.mkv" -y 2>"$T/err"; rc=$?
+        [ $rc -eq 0 ] && [ ! -s "$T/err" ] && ok ||
+            bad "sound 0.6 s before and 1 s after the pictures ($c): exit $rc: $(cat "$T/err")"
     done
     rm -f "$T/out.mkv"
     for fmt in yuv420p10le yuv422p yuv444p rgb24 pal8; do
