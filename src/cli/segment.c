@@ -39,22 +39,28 @@ int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_bas
 {
     *slot = NULL;
     TimedInput ti;
-    if (ix->repeated)
-        return 3;
-    if (ix->kind != FRAME_INDEX_PTS || !ix->key || ix->count < 1 ||
-        timed_init(&ti, in_fps, time_base, ix->key[0]) < 0)
+    /* Pictures that share a time have no key to seek to, but their times
+     * place them as in the whole run (the second a frame after the first):
+     * evenly, and the pieces go by picture numbers; else refused. */
+    const int64_t *t = ix->key ? ix->key : ix->repeated ? ix->times : NULL;
+    if (ix->kind != FRAME_INDEX_PTS || !t || ix->count < 1 ||
+        timed_init(&ti, in_fps, time_base, t[0]) < 0)
         return -1;
     int64_t *s = malloc(sizeof *s * (size_t)ix->count);
     if (!s) return OMCTI_ERR_NOMEM;
     int holes = 0;
     for (int64_t k = 0; k < ix->count; k++) {
-        timed_add(&ti, ix->key[k]);
+        timed_add(&ti, t[k]);
         if (ti.off_grid) {
             free(s);
             return 2;
         }
         s[k] = timed_last_frame(&ti);
         holes |= s[k] != k;
+    }
+    if (!ix->key) {
+        free(s);
+        return holes ? 3 : -1;
     }
     *n = s[ix->count - 1] + 1;
     *slot = s;
@@ -86,8 +92,9 @@ int segment_plan_refusal(int holes, const char *input, Rational in_fps, char *er
                          rational_to_double(in_fps));
     if (holes == 3)
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s' has pictures that share a "
-                         "timestamp; --segment, --workers and farm need one time per picture "
-                         "(convert it in one run)", input);
+                         "timestamp, and its timestamps do not give one picture per frame; "
+                         "--segment, --workers and farm cannot place its pictures (convert it "
+                         "in one run)", input);
     return 0;
 }
 

@@ -34,9 +34,11 @@ int segment_overlap(void);
  * the caller frees it), and *n the slots (the last one's + 1). Returns 0, 1
  * when some slots have no entry (holes: pictures missing from the file), 2
  * when an entry lies off the nominal grid (a variable rate), 3 when two
- * pictures share a timestamp (the whole run places the second a frame
- * after the first, which slots cannot follow), -1 when the index has no
- * timestamps to place (2, 3 and -1: *slot NULL), or OMCTI_ERR_NOMEM. */
+ * pictures share a timestamp (no key to seek to: the whole run places the
+ * second a frame after the first) and slots have no picture, -1 when the
+ * index has no timestamps to place or, sharing some, has no hole (the
+ * pieces then go by picture numbers, as the whole run places them) (2, 3
+ * and -1: *slot NULL), or OMCTI_ERR_NOMEM. */
 int segment_index_slots(const FrameIndex *ix, Rational in_fps, Rational time_base,
                         int64_t **slot, int64_t *n);
 /* What the pieces of a conversion of that index plan over, decided once

@@ -451,7 +451,7 @@ static int ff_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen)
         qsort(ix->key, (size_t)ix->count, sizeof *ix->key, cmp_i64);
         for (int64_t k = 1; k < ix->count && ix->key; k++)
             if (ix->key[k] == ix->key[k - 1]) {     /* not a usable key */
-                free(ix->key);
+                ix->times = ix->key;    /* but the times place the pictures */
                 ix->key = NULL;
                 ix->repeated = 1;
             }

@@ -6,7 +6,8 @@
  *   kind pts|offset STREAM
  *   frames N
  *   keys 0|1|2      (2: none, because two pictures share a timestamp)
- *   N lines, one key each (when keys is 1)
+ *   N lines, one key each (keys 1), or every picture's time (keys 2: sorted,
+ *   some equal)
  * Version 1 had no keys 2: its "keys 0" may stand for either, and such an
  * index is refused as stale (farm makes it again). */
 #include <errno.h>
@@ -33,6 +34,7 @@ static int file_identity(const char *path, int64_t *size, int64_t *mtime)
 void frame_index_free(FrameIndex *ix)
 {
     free(ix->key);
+    free(ix->times);
     memset(ix, 0, sizeof *ix);
 }
 
@@ -57,9 +59,10 @@ int frame_index_save(const FrameIndex *ix, const char *path, char *err, size_t e
             "\nkeys %d\n", ix->file_size, ix->file_mtime,
             ix->kind == FRAME_INDEX_PTS ? "pts" : "offset", ix->stream, ix->count,
             ix->key ? 1 : ix->repeated ? 2 : 0);
-    if (ix->key)
+    const int64_t *keys = ix->key ? ix->key : ix->repeated ? ix->times : NULL;
+    if (keys)
         for (int64_t k = 0; k < ix->count; k++)
-            fprintf(f, "%" PRId64 "\n", ix->key[k]);
+            fprintf(f, "%" PRId64 "\n", keys[k]);
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
     if (bad) {
@@ -167,10 +170,10 @@ static int frame_index_parse(FrameIndex *ix, FILE *f, const char *name, char *er
     if ((ret = field(&t, "keys", 1, &keys, NULL, NULL, 0)) < 0) return ret;
     /* 2: none, because two pictures share a timestamp */
     if (keys < 0 || keys > 2) return bad_index(&t, "keys is not 0, 1 or 2");
+    if (keys == 2 && ix->kind != FRAME_INDEX_PTS) return bad_index(&t, "keys 2 of a y4m index");
     if (version == 1 && keys == 0)
         return bad_index(&t, "made by an older omcti (remove it: the next run makes it again)");
     ix->repeated = keys == 2;
-    keys = keys == 1;
     if (!keys && ix->kind == FRAME_INDEX_OFFSET) return bad_index(&t, "a y4m index needs keys");
     if (keys) {
         /* What is left of the index file bounds the count before any
@@ -182,19 +185,23 @@ static int frame_index_parse(FrameIndex *ix, FILE *f, const char *name, char *er
             return set_error(err, errlen, OMCTI_ERR_IO, "cannot read the frame index '%s': %s",
                              name, strerror(errno ? errno : EIO));
         if (ix->count > (end - here) / 2) return bad_index(&t, "fewer keys than frames");
-        if (!(ix->key = malloc(sizeof *ix->key * (size_t)(ix->count ? ix->count : 1))))
+        int64_t *v = malloc(sizeof *v * (size_t)(ix->count ? ix->count : 1));
+        if (!v)
             return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+        if (keys == 1) ix->key = v;
+        else ix->times = v;
         for (int64_t k = 0; k < ix->count; k++) {
-            if (next_line(&t, line) < 0 || io_parse_i64(line, &ix->key[k]) < 0) {
+            if (next_line(&t, line) < 0 || io_parse_i64(line, &v[k]) < 0) {
                 ret = bad_index(&t, "a key is missing or not a whole number");
                 goto fail;
             }
-            if (k && ix->key[k] <= ix->key[k - 1]) {
+            /* keys increase; the times of keys 2 may repeat */
+            if (k && (keys == 1 ? v[k] <= v[k - 1] : v[k] < v[k - 1])) {
                 ret = bad_index(&t, "the keys do not increase");
                 goto fail;
             }
             if (ix->kind == FRAME_INDEX_OFFSET ?
-                ix->key[k] < 0 || ix->key[k] > ix->file_size - 6 : ix->key[k] == INT64_MIN) {
+                v[k] < 0 || v[k] > ix->file_size - 6 : v[k] == INT64_MIN) {
                 ret = bad_index(&t, "a key outside the input");
                 goto fail;
             }

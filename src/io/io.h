@@ -133,7 +133,8 @@ typedef struct FrameIndex {
     int kind;                /* FRAME_INDEX_PTS or FRAME_INDEX_OFFSET       */
     int stream;              /* the FFmpeg video stream                     */
     int64_t *key;            /* count entries, or NULL (see above)          */
-    int repeated;            /* NULL key because two pictures share a time  */
+    int repeated;            /* NULL key because two pictures share a time: */
+    int64_t *times;          /* then every picture's, sorted (count)        */
     int64_t file_size;       /* the input it describes                      */
     int64_t file_mtime;
 } FrameIndex;

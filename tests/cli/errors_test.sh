@@ -438,14 +438,19 @@ PY
     grep -q "has a variable frame rate; output frames are placed by its timestamps" "$T/err" && ok ||
         bad "variable frame rate: the note does not say the timestamps place the frames: $(cat "$T/err")"
     # two pictures with one timestamp: the whole run places the second a
-    # frame on, which the split modes' slots cannot follow: refused there
-    # (--workers went by picture count and differed from the whole run)
+    # frame on; where every picture then has its frame, the split modes go
+    # by picture numbers and give the same video; where not (a rate that
+    # changes, 25 then 50 fps), they refuse (they went by picture count and
+    # gave another video than the whole run: 100 pictures against 77)
     ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.8" -vf "setpts='if(eq(N,5),4,N)/(25*TB)'" \
         -fps_mode passthrough -c:v ffv1 "$T/rep.mkv"
-    row "a repeated timestamp, plain run" 0 "" "$OMCTI" -q -i "$T/rep.mkv" -o "$T/out.mkv"
-    rm -f "$T/out.mkv"
-    row "a repeated timestamp, --workers 2" 1 "has pictures that share a timestamp; --segment, --workers and farm need one time per picture" "$OMCTI" -q -i "$T/rep.mkv" -o "$T/out.mkv" --workers 2
-    row "a repeated timestamp, --segment 0/2" 1 "has pictures that share a timestamp" "$OMCTI" -q -i "$T/rep.mkv" -o "$T/out.mkv" --segment 0/2
+    "$OMCTI" -q -i "$T/rep.mkv" -o "$T/rep1.y4m" 2>"$T/err" && "$OMCTI" -q -i "$T/rep.mkv" -o "$T/rep2.y4m" --workers 2 2>>"$T/err" &&
+        cmp -s "$T/rep1.y4m" "$T/rep2.y4m" && ok || bad "a repeated timestamp, --workers 2: not the whole run's frames: $(cat "$T/err")"
+    rm -f "$T/rep1.y4m" "$T/rep2.y4m"
+    ff -f lavfi -i "testsrc2=s=64x48:r=25:d=2" -vf "setpts='if(lt(N,25),N*2,50+(N-25))/(50*TB)'" \
+        -c:v libx264 -fps_mode passthrough "$T/rep50.mkv"
+    row "a repeated timestamp and 25 then 50 fps, --workers 2" 1 "has pictures that share a timestamp, and its timestamps do not give one picture per frame" "$OMCTI" -q -i "$T/rep50.mkv" -o "$T/out.mkv" --workers 2
+    row "a repeated timestamp and 25 then 50 fps, --segment 0/2" 1 "convert it in one run" "$OMCTI" -q -i "$T/rep50.mkv" -o "$T/out.mkv" --segment 0/2
     # resolution change mid-stream: two H.264 transport streams of different sizes, concatenated
     ff -f lavfi -i "testsrc2=s=64x48:r=25:d=1" -c:v libx264 -f mpegts "$T/a.ts"
     ff -f lavfi -i "testsrc2=s=96x64:r=25:d=1" -c:v libx264 -f mpegts "$T/b.ts"

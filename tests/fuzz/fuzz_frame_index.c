@@ -26,6 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (ix.kind == FRAME_INDEX_OFFSET && (ix.key[k] < 0 || ix.key[k] >= ix.file_size))
             abort();
     }
+    /* keys 2: no keys, every picture's time, sorted */
+    if (ix.repeated && (ix.key || !ix.times || ix.kind != FRAME_INDEX_PTS)) abort();
+    for (int64_t k = 1; ix.times && k < ix.count; k++)
+        if (ix.times[k] < ix.times[k - 1]) abort();
     /* What is saved reads back the same. */
     char path[256];
     snprintf(path, sizeof path, "%s/frames.idx", scratch());
@@ -33,7 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (frame_index_parse(&back, f, path, err, sizeof err) < 0 || back.count != ix.count ||
             back.kind != ix.kind || back.stream != ix.stream || !back.key != !ix.key ||
             back.file_size != ix.file_size || back.file_mtime != ix.file_mtime ||
-            (ix.key && memcmp(back.key, ix.key, sizeof *ix.key * (size_t)ix.count)))
+            (ix.key && memcmp(back.key, ix.key, sizeof *ix.key * (size_t)ix.count)) ||
+            back.repeated != ix.repeated || !back.times != !ix.times ||
+            (ix.times && memcmp(back.times, ix.times, sizeof *ix.times * (size_t)ix.count)))
             abort();
         fclose(f);
         frame_index_free(&back);

@@ -24,6 +24,7 @@ x=$C/frame_index; mkdir -p "$x"
 printf 'omcti-frame-index 2\nfile 27725 1763920000123456789\nkind offset 0\nframes 6\nkeys 1\n35\n4649\n9263\n13877\n18491\n23105\n' > "$x/y4m"
 printf 'omcti-frame-index 2\nfile 90000 1763920000000000000\nkind pts 0\nframes 5\nkeys 1\n-2\n0\n512\n1024\n1536\n' > "$x/pts"
 printf 'omcti-frame-index 2\nfile 90000 1763920000000000000\nkind pts 1\nframes 7\nkeys 0\n' > "$x/pts-nokeys"
+printf 'omcti-frame-index 2\nfile 90000 1763920000000000000\nkind pts 0\nframes 4\nkeys 2\n0\n512\n512\n1536\n' > "$x/pts-repeated"
 printf 'omcti-frame-index 2\nfile 0 0\nkind pts 0\nframes 0\nkeys 1\n' > "$x/empty"
 
 j=$C/join; mkdir -p "$j"
