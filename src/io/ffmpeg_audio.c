@@ -144,10 +144,11 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
         if (!with_audio || !copied(p, type))
             continue;
         const char *kind = type == AVMEDIA_TYPE_AUDIO ? "audio" : "subtitle";
-        const int q = avformat_query_codec(of, is->codecpar->codec_id, FF_COMPLIANCE_NORMAL);
-        if (type == AVMEDIA_TYPE_SUBTITLE ? q != 1 : ffmux_refuses(of, type, is->codecpar->codec_id)) {
-            /* Subtitles only where the muxer says it takes the codec (a
-             * refused subtitle stream at the header would cost the audio). */
+        const enum AVCodecID id = is->codecpar->codec_id;
+        /* Subtitles only where the muxer says it takes the codec (a
+         * refused subtitle stream at the header would cost the audio). */
+        if (type == AVMEDIA_TYPE_SUBTITLE ? avformat_query_codec(of, id, FF_COMPLIANCE_NORMAL) != 1
+                                          : ffmux_refuses(of, type, id)) {
             if (!quiet)
                 fprintf(stderr, "omcti: notice: '%s': the %s container cannot hold %s "
                         "%s; %s stream %u dropped (use .mkv to keep it)\n",
