@@ -74,6 +74,8 @@ typedef struct McSceneStats {
 #define MC_REFINE_MARGIN 2 /* sub-pel step: cost down by 2/16 level per pixel */
 #define MC_OCC_T 6       /* one-sided cost: grey levels per pixel one side misses */
 #define MC_OCC_Q 4       /* ... when at least 1/4 of the window is missed   */
+#define MC_QUAD_GUARD 12 /* a quarter switches below 12/16 of its own cost  */
+#define MC_QUAD_MIN_L1 4 /* to a vector at least 1 pel (L1) from its own    */
 
 /* Catmull-Rom (Keys, a = -1/2) taps in 1/64 for the 16 fractions, rounded
  * and mirrored so that f and 16 - f are symmetric and every row sums to 64. */
@@ -301,6 +303,41 @@ MCF int mc_render_px(const McPlaneView *P, const McPlaneView *N, const McPhase *
                                            : mc_pred_px(P, N, ph, wt, scale, vv, x, y);
     return mc_obmc8(mc_mask8(0, bs, lx, ly), mc_mask8(1, bs, lx, ly), mc_mask8(2, bs, lx, ly),
                     p0, pp, pv);
+}
+
+/* One output pixel (x, y) of a plane (bs: the plane's block size) of a
+ * block that the quadrant split changed (mc_stages.h mc_quad(); never one
+ * of the picture's outer blocks), from the quarter vectors vq (2 nbx
+ * columns, 2 nby rows). The block's outer edges keep the OBMC of
+ * mc_render_px(), with the quarters that touch them from outside (ho, vo);
+ * its own term is the quarter's prediction blended across the block's inner
+ * seams with the quarters beside it (hi, vi), under the H.263 masks scaled
+ * to the quarter, on the quarter's inner halves only:
+ *   own = ((8 - m1 - m2) p + m1 p_hi + m2 p_vi + 4) >> 3,
+ * so that a quarter's motion fades into its neighbours' inside the block as
+ * blocks do at their edges (docs/quality.md, "the quadrant split"). */
+MCF int mc_render_quad_px(const McPlaneView *P, const McPlaneView *N, const McPhase *ph, int wt,
+                          const McGrid *g, const McVec *vq, int chroma, int x, int y)
+{
+    const int bs = chroma ? g->block / 2 : g->block, qs = bs / 2, hq = qs / 2;
+    const int scale = chroma ? 2 : 4;
+    const int bx = x / bs, by = y / bs, lx = x - bx * bs, ly = y - by * bs;
+    const int qx = lx >= qs, qy = ly >= qs, ux = lx - qx * qs, uy = ly - qy * qs;
+    const int n8x = 2 * g->nbx, k = (2 * by + qy) * n8x + 2 * bx + qx;
+    const McVec own = vq[k];
+    const McVec ho = vq[qx ? k + 1 : k - 1], vo = vq[qy ? k + n8x : k - n8x];
+    const McVec hi = vq[qx ? k - 1 : k + 1], vi = vq[qy ? k - n8x : k + n8x];
+    const int p0 = mc_pred_px(P, N, ph, wt, scale, own, x, y);
+    const int m1 = (qx ? ux < hq : ux >= hq) ? mc_mask8(1, qs, ux, uy) : 0;
+    const int m2 = (qy ? uy < hq : uy >= hq) ? mc_mask8(2, qs, ux, uy) : 0;
+    const int phi = m1 && !mc_vec_eq(hi, own) ? mc_pred_px(P, N, ph, wt, scale, hi, x, y) : p0;
+    const int pvi = m2 && !mc_vec_eq(vi, own) ? mc_pred_px(P, N, ph, wt, scale, vi, x, y) : p0;
+    const int pown = (8 * p0 + m1 * (phi - p0) + m2 * (pvi - p0) + 4) >> 3;
+    const int pp = mc_vec_eq(ho, own) ? p0 : mc_pred_px(P, N, ph, wt, scale, ho, x, y);
+    const int pv = mc_vec_eq(vo, own) ? p0 : mc_vec_eq(vo, ho) ? pp
+                                           : mc_pred_px(P, N, ph, wt, scale, vo, x, y);
+    return mc_obmc8(mc_mask8(0, bs, lx, ly), mc_mask8(1, bs, lx, ly), mc_mask8(2, bs, lx, ly),
+                    pown, pp, pv);
 }
 
 /* The two costs of the vector choice over the window [x0, x0 + w) x

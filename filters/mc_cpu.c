@@ -15,6 +15,8 @@ static void mc_cpu_uninit(void **priv)
     if (!s) return;
     aligned_free(s->vec_a);
     aligned_free(s->vec_c);
+    aligned_free(s->vec_q);
+    aligned_free(s->split);
     aligned_free(s->tab);
     aligned_free(s->keys);
     free(s);
@@ -41,10 +43,22 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
             for (int x = 0; x < bs; x++)
                 for (int k = 0; k < 3; k++)
                     s->mask8[c][k][y * bs + x] = (int16_t)mc_mask8(k, bs, x, y);
+        /* mc_render_quad_px()'s m1, m2: the quarter's masks on its inner
+         * halves (towards the block's middle), 0 elsewhere */
+        const int qs = bs / 2, hq = qs / 2;
+        for (int y = 0; y < bs; y++)
+            for (int x = 0; x < bs; x++) {
+                const int qx = x >= qs, qy = y >= qs, ux = x - qx * qs, uy = y - qy * qs;
+                const int inh = qx ? ux < hq : ux >= hq, inv = qy ? uy < hq : uy >= hq;
+                s->mask_in[c][0][y * bs + x] = (int16_t)(inh ? mc_mask8(1, qs, ux, uy) : 0);
+                s->mask_in[c][1][y * bs + x] = (int16_t)(inv ? mc_mask8(2, qs, ux, uy) : 0);
+            }
     }
     const size_t n = (size_t)s->nbx * s->nby;
     s->vec_a = aligned_calloc(n * s->threads * sizeof *s->vec_a);
     s->vec_c = aligned_calloc(n * s->threads * sizeof *s->vec_c);
+    s->vec_q = aligned_calloc(4 * n * s->threads * sizeof *s->vec_q);
+    s->split = aligned_calloc(n * s->threads);
     /* displacements k = v * scale of every vector the fields can hold
      * (|v| <= range pel, quarter pel, refined by up to 3/4) */
     s->ph.K = 16 * (p->range + 2);
@@ -52,7 +66,7 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->ph.tab = s->tab;
     s->ph.den = 0; /* no phase yet */
     s->keys = aligned_calloc(n * sizeof *s->keys);
-    if (!s->vec_a || !s->vec_c || !s->tab || !s->keys) {
+    if (!s->vec_a || !s->vec_c || !s->vec_q || !s->split || !s->tab || !s->keys) {
         mc_cpu_uninit((void **)&s);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
@@ -98,14 +112,18 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
     const size_t nb = (size_t)nbx * nby;
     /* Each thread takes a band of block rows and runs every stage on it as a
      * wavefront, row by row: screening (stage A) of row i, median and
-     * refinement (stage C) of row i - 1, which needs A of rows i-2..i, and
-     * rendering of row i - 2, which needs C of rows i-3..i-1. The rows that
-     * a band needs from its neighbours' bands (2 rows of A, 1 row of C on
-     * each side) it computes itself, into its own arrays: every value is a
-     * deterministic function of the pair and the phase, so the picture is
-     * the same for every thread count, no thread ever waits for another
-     * (no barrier inside the picture), and the rows a stage reads are still
-     * in the core's cache from the stage before. */
+     * refinement (stage C) of row i - 1, which needs A of rows i-2..i, the
+     * quadrant split of row i - 2, which needs C of rows i-3..i-1, and
+     * rendering of row i - 3, which needs C and the quarters of rows
+     * i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of row
+     * i - 2). The rows that a band needs from its neighbours' bands (3 rows
+     * of A, 2 of C, 1 of the split on each side) it computes itself, into
+     * its own arrays: every value is a deterministic function of the pair
+     * and the phase, so the picture is the same for every thread count, no
+     * thread ever waits for another (no barrier inside the picture), and
+     * the rows a stage reads are still in the core's cache from the stage
+     * before. */
+    const int split_on = s->overlap, lag = split_on ? 3 : 2;
 #pragma omp parallel num_threads(s->threads) if (s->threads > 1)
     {
 #if OMCTI_HAVE_OPENMP
@@ -116,10 +134,13 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
         const int tid = thread_index();
         const int r0 = (int)((int64_t)nby * tid / nt), r1 = (int)((int64_t)nby * (tid + 1) / nt);
         McVec *vec_a = s->vec_a + nb * (size_t)tid, *vec_c = s->vec_c + nb * (size_t)tid;
-        uint16_t buf[3 * 32 * 32];
-        const int a0 = max_i(r0 - 2, 0), a1 = min_i(r1 + 2, nby);
-        const int c0 = max_i(r0 - 1, 0), c1 = min_i(r1 + 1, nby);
-        for (int i = a0; r0 < r1 && i < a1 + 2; i++) {
+        McVec *vec_q = s->vec_q + 4 * nb * (size_t)tid;
+        uint8_t *split = s->split + nb * (size_t)tid;
+        uint16_t buf[6 * 32 * 32];
+        const int a0 = max_i(r0 - lag, 0), a1 = min_i(r1 + lag, nby);
+        const int c0 = max_i(r0 - lag + 1, 0), c1 = min_i(r1 + lag - 1, nby);
+        const int q0 = max_i(r0 - 1, 0), q1 = min_i(r1 + 1, nby);
+        for (int i = a0; r0 < r1 && i < a1 + lag; i++) {
             if (i < a1)
                 for (int bx = 0; bx < nbx; bx++)
                     mc_choose_block(s, pr, bx, i, vec_a);
@@ -127,10 +148,19 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
             if (j >= c0 && j < c1)
                 for (int bx = 0; bx < nbx; bx++)
                     vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, pr, bx, j, vec_a);
-            const int r = i - 2;
-            if (r >= r0 && r < r1)
+            const int q = i - 2;
+            if (split_on && q >= q0 && q < q1)
                 for (int bx = 0; bx < nbx; bx++)
-                    mc_render_block(s, vec_c, pr, bx, r, wt, out, buf);
+                    split[(size_t)q * nbx + bx] =
+                        (uint8_t)mc_quad_block(s, pr, bx, q, vec_c, vec_q);
+            const int r = i - lag;
+            if (r >= r0 && r < r1)
+                for (int bx = 0; bx < nbx; bx++) {
+                    if (split_on && split[(size_t)r * nbx + bx])
+                        mc_render_block_quad(s, vec_q, pr, bx, r, wt, out, buf);
+                    else
+                        mc_render_block(s, vec_c, pr, bx, r, wt, out, buf);
+                }
         }
     }
     return 0;

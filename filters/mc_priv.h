@@ -16,11 +16,19 @@ typedef struct Mc {
     int nbx, nby;
     McGrid grid;
     int16_t mask8[2][3][32 * 32]; /* [luma/chroma][own,h,v][y*bs+x], 1/8   */
+    /* the quadrant render's inner-seam weights m1, m2 (mc_block.h
+     * mc_render_quad_px()) over a whole block, 0 outside the quarters'
+     * inner halves: [luma/chroma][h,v][y*bs+x], 1/8 */
+    int16_t mask_in[2][2][32 * 32];
     McDSP dsp;
     /* per thread, nbx*nby each: the screened vectors and the final
      * (median, refined) vectors, for the thread's band of block rows plus
      * its halo */
     McVec *vec_a, *vec_c;
+    /* per thread: the quarter vectors of the quadrant split (4*nbx*nby:
+     * 2*nby rows of 2*nbx), and per block whether a quarter switched */
+    McVec *vec_q;
+    uint8_t *split;
     int32_t *tab;                /* the phase's displacement table         */
     McPhase ph;                  /* the phase of the picture being built   */
     McVec cam;                   /* the pair's camera vector (full pel)    */
@@ -48,6 +56,18 @@ void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *v
 
 /* mc_vectors.c, stage C of block (bx, by) (mc_stages.h mc_refine()). */
 McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a);
+
+/* mc_vectors.c, the quadrant split of block (bx, by) (mc_stages.h
+ * mc_quad()): its four quarter vectors into vec_q; returns whether any
+ * differs from the block's vector. */
+int mc_quad_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_c,
+                  McVec *vec_q);
+
+/* mc_render.c: block (bx, by) of all three planes, split by the quadrant
+ * split (mc_block.h mc_render_quad_px(), block by block). buf holds
+ * 6 * 32 * 32 samples. */
+void mc_render_block_quad(const Mc *s, const McVec *vec_q, const FilterPair *pr, int bx, int by,
+                          int wt, OmctiPicture *out, uint16_t *buf);
 
 /* mc_render.c: block (bx, by) of all three planes of out from the final
  * vectors vec at phase weight wt. buf holds 3 * 32 * 32 samples. */

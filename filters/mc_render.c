@@ -168,3 +168,61 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
                     w, h);
     }
 }
+
+/* dst = the prediction of v over a quarter, or a copy of the own vector's
+ * (own_pred) where v is the own vector. */
+static void predict_quarter(const Mc *s, uint16_t *dst, const uint16_t *own_pred, McVec v,
+                            McVec own, const FilterPair *pr, int c, int x0, int y0, int qs,
+                            int wt)
+{
+    if (mc_vec_eq(v, own))
+        copy_cols(dst, own_pred, qs, qs);
+    else
+        predict(s, dst, pr, c, v, x0, y0, qs, qs, wt);
+}
+
+/* mc_block.h mc_render_quad_px() a block at a time: per quarter the own,
+ * outward (H, V) and inward (HI, VI) predictions, the own term blended
+ * across the inner seams (the masks of mask_in, an auto-vectorised loop),
+ * then the block's OBMC through the DSP table as in mc_render_block(). The
+ * block is an inner one (mc_quad()), whole inside every plane. The
+ * quarters go in raster order: a prediction kernel writes 8 columns or
+ * more, past a quarter narrower than that (2 or 4 columns) into the next
+ * quarter's columns, which that quarter then overwrites. */
+void mc_render_block_quad(const Mc *s, const McVec *vq, const FilterPair *pr, int bx, int by,
+                          int wt, OmctiPicture *out, uint16_t *buf)
+{
+    const size_t n8x = 2 * (size_t)s->nbx;
+    uint16_t *O = buf, *H = buf + 32 * 32, *V = buf + 2 * 32 * 32, *HI = buf + 3 * 32 * 32,
+             *VI = buf + 4 * 32 * 32, *M = buf + 5 * 32 * 32;
+    for (int c = 0; c < 3; c++) {
+        const int bs = c ? s->block / 2 : s->block, qs = bs / 2, mi = c ? 1 : 0;
+        const int x0 = bx * bs, y0 = by * bs;
+        for (int i = 0; i < 4; i++) {
+            const int qx = i & 1, qy = i >> 1, xq = x0 + qx * qs, yq = y0 + qy * qs;
+            const size_t k = (2 * (size_t)by + qy) * n8x + 2 * (size_t)bx + qx;
+            const McVec own = vq[k];
+            const McVec ho = vq[qx ? k + 1 : k - 1], vo = vq[qy ? k + n8x : k - n8x];
+            const McVec hi = vq[qx ? k - 1 : k + 1], vi = vq[qy ? k - n8x : k + n8x];
+            const int o = qy * qs * 32 + qx * qs;
+            predict(s, O + o, pr, c, own, xq, yq, qs, qs, wt);
+            predict_quarter(s, H + o, O + o, ho, own, pr, c, xq, yq, qs, wt);
+            if (mc_vec_eq(vo, ho))
+                copy_cols(V + o, H + o, qs, qs);
+            else
+                predict_quarter(s, V + o, O + o, vo, own, pr, c, xq, yq, qs, wt);
+            predict_quarter(s, HI + o, O + o, hi, own, pr, c, xq, yq, qs, wt);
+            predict_quarter(s, VI + o, O + o, vi, own, pr, c, xq, yq, qs, wt);
+        }
+        const int16_t *m1 = s->mask_in[mi][0], *m2 = s->mask_in[mi][1];
+        for (int y = 0; y < bs; y++)
+            for (int x = 0; x < bs; x++) {
+                const int p0 = O[y * 32 + x];
+                M[y * 32 + x] = (uint16_t)((8 * p0 + m1[y * bs + x] * (HI[y * 32 + x] - p0) +
+                                            m2[y * bs + x] * (VI[y * 32 + x] - p0) + 4) >> 3);
+            }
+        const ptrdiff_t ds = out->stride[c];
+        s->dsp.obmc(out->data[c] + (ptrdiff_t)y0 * ds + x0, ds, M, H, V, 32, s->mask8[mi][0],
+                    s->mask8[mi][1], s->mask8[mi][2], bs, bs, bs);
+    }
+}

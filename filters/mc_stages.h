@@ -264,3 +264,55 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
      * rule (scenecut.h) is what fixes screen content (docs/quality.md). */
     return v;
 }
+
+/* The quadrant split of block (bx, by), after stage C (vec_c: the final
+ * vectors). A block that an object's edge crosses holds two motions, and
+ * one vector serves one of them. Each quarter of the block may take the
+ * final vector of one of the three neighbour blocks that touch it
+ * (horizontal, vertical, diagonal: this order decides ties) where that
+ * vector's bilateral sub-pel cost over the quarter is the lowest and below
+ * MC_QUAD_GUARD/16 of the own vector's. The picture's outer blocks are left
+ * whole: there the neighbours' vectors fit the picture's edge by chance
+ * (the border blocks of pans lost up to 2 dB: docs/quality.md, "the
+ * quadrant split"). The quarter vectors go to q[2 * qy + qx]; returns
+ * whether any differs from the block's vector. */
+MCF int mc_quad(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *vec_c, int bx,
+                int by, McVec q[4])
+{
+    const int nbx = g->nbx, hb = g->block / 2;
+    const McVec own = vec_c[by * nbx + bx];
+    for (int i = 0; i < 4; i++)
+        q[i] = own;
+    if (bx == 0 || by == 0 || bx >= nbx - 1 || by >= g->nby - 1)
+        return 0;
+    int any = 0;
+    for (int i = 0; i < 4; i++) {
+        const int qx = i & 1, qy = i >> 1;
+        const int nx = bx + (qx ? 1 : -1), ny = by + (qy ? 1 : -1);
+        const McVec cand[3] = { vec_c[by * nbx + nx], vec_c[ny * nbx + bx], vec_c[ny * nbx + nx] };
+        const int x0 = bx * g->block + qx * hb, y0 = by * g->block + qy * hb;
+        uint32_t co = 0, best = 0;
+        int have_co = 0;
+        McVec bv = own;
+        for (int j = 0; j < 3; j++) {
+            if (mc_abs(cand[j].x - own.x) + mc_abs(cand[j].y - own.y) < MC_QUAD_MIN_L1 ||
+                (j > 0 && mc_vec_eq(cand[j], cand[0])) || (j > 1 && mc_vec_eq(cand[j], cand[1])))
+                continue;
+            if (!have_co) {  /* the own cost, once, where a candidate differs */
+                co = mc_cost_sub_os(c, g, ph, x0, y0, hb, hb, own.x, own.y);
+                best = co;
+                have_co = 1;
+            }
+            const uint32_t cc = mc_cost_sub_os(c, g, ph, x0, y0, hb, hb, cand[j].x, cand[j].y);
+            if (cc < best) {
+                best = cc;
+                bv = cand[j];
+            }
+        }
+        if (!mc_vec_eq(bv, own) && (uint64_t)best * 16 < (uint64_t)MC_QUAD_GUARD * co) {
+            q[i] = bv;
+            any = 1;
+        }
+    }
+    return any;
+}

@@ -33,7 +33,8 @@ typedef struct CudaFilter {
     int motion;                /* omcti or mcti (else blend)               */
     int overlap;
     McGrid g;
-    McVec *d_vec;              /* vec_a, vec_c: nb each                    */
+    McVec *d_vec;              /* vec_a, vec_c: nb each; vec_q: 4 nb       */
+    uint8_t *d_split;          /* nb: the quadrant split's switches        */
     McVec *d_fields;           /* host fields uploaded: fwd, bwd           */
     int32_t *d_tab;
     int K;
@@ -55,6 +56,7 @@ static void cuda_filter_uninit(void **priv)
     cudaStreamSynchronize(f->d->stream);
     cudaStreamSynchronize(f->d->stream2);
     cudaFree(f->d_vec);
+    cudaFree(f->d_split);
     cudaFree(f->d_fields);
     cudaFree(f->d_tab);
     cudaFree(f->d_pic);
@@ -94,7 +96,8 @@ static int setup(CudaFilter *f, const FilterParams *p, char *err, size_t errlen)
     if (!f->motion)
         return 0;
     const size_t nb = (size_t)f->g.nbx * f->g.nby;
-    CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 2 * nb * sizeof *f->d_vec));
+    CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 6 * nb * sizeof *f->d_vec));
+    CUDA_CHECK(cudaMalloc((void **)&f->d_split, nb));
     CUDA_CHECK(cudaMalloc((void **)&f->d_fields, 2 * nb * sizeof *f->d_fields));
     CUDA_CHECK(cudaMalloc((void **)&f->d_stats, sizeof *f->d_stats));
     CUDA_CHECK(cudaMallocHost((void **)&f->h_stats, sizeof *f->h_stats));
@@ -260,6 +263,8 @@ static int fill_args(CudaFilter *f, const FilterPair *pr, CudaMcArgs *a, int sp,
         return 0;
     a->vec_a = f->d_vec;
     a->vec_c = f->d_vec + nb;
+    a->vec_q = f->d_vec + 2 * nb;
+    a->split = f->d_split;
     a->ph = (McPhase){ f->d_tab, f->K, num, den };
     a->cam = f->cam;
     if (d->fields_prev && d->fields_prev == pr->prev->serial &&

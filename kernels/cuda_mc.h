@@ -17,7 +17,8 @@ extern "C" {
 cudaError_t cuda_mc_phase_table(int32_t *tab, int K, long long num, long long den,
                                 cudaStream_t st);
 
-/* Stage A then stage C of every block (vec_a, then vec_c). */
+/* Stage A, stage C and (under OBMC) the quadrant split of every block
+ * (vec_a, vec_c, then vec_q and split). */
 cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st);
 
 /* The output pixels of block rows [r0, r1) of all three planes:

@@ -30,6 +30,10 @@ typedef struct CudaMcArgs {
     /* Per block: screened vector (stage A), final vector (C), vectors in
      * quarter luma pel. */
     McVec *vec_a, *vec_c;
+    /* The quadrant split (overlap only): 4 quarter vectors per block
+     * (2*nby rows of 2*nbx), and per block whether a quarter switched. */
+    McVec *vec_q;
+    uint8_t *split;
     McPhase ph;                    /* the phase and its displacement table  */
     int wt;                        /* phase_weight256(num, den)             */
     uint8_t *out[3];               /* output planes                         */
@@ -130,11 +134,32 @@ MCF void mc_refine_block(const CudaMcArgs *a, int k)
         a->vec_c[k] = v;
 }
 
+/* The quadrant split of block k (under OBMC only). */
+MCF void mc_quad_block(const CudaMcArgs *a, int k)
+{
+    const int bx = k % a->g.nbx, by = k / a->g.nbx;
+    McVec q[4];
+    const int any = mc_quad(a, &a->g, &a->ph, a->vec_c, bx, by, q);
+    if (MC_LANE == 0) {
+        const int n8x = 2 * a->g.nbx, i = 2 * by * n8x + 2 * bx;
+        a->vec_q[i] = q[0];
+        a->vec_q[i + 1] = q[1];
+        a->vec_q[i + n8x] = q[2];
+        a->vec_q[i + n8x + 1] = q[3];
+        a->split[k] = (uint8_t)any;
+    }
+}
+
 /* One output pixel (x, y) of plane c. */
 MCF int mc_render_pixel(const CudaMcArgs *a, int c, int x, int y)
 {
     const McPlaneView *P = c == 0 ? &a->prev[0] : c == 1 ? &a->prev[1] : &a->prev[2];
     const McPlaneView *N = c == 0 ? &a->next[0] : c == 1 ? &a->next[1] : &a->next[2];
+    if (a->overlap) {
+        const int bs = c ? a->g.block / 2 : a->g.block;
+        if (a->split[(y / bs) * a->g.nbx + x / bs])
+            return mc_render_quad_px(P, N, &a->ph, a->wt, &a->g, a->vec_q, c != 0, x, y);
+    }
     return mc_render_px(P, N, &a->ph, a->wt, &a->g, a->vec_c, a->overlap, c != 0, x, y);
 }
 

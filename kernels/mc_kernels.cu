@@ -8,8 +8,8 @@
  * take the same decisions without divergence); rendering and blend take
  * one thread per output pixel, 32 x 8 per CTA, a launch per band of block
  * rows so that the host can download a finished band while the next one
- * renders. Stage C reads stage A of the 3x3 neighbourhood, so the two are
- * separate launches. */
+ * renders. Stage C reads stage A of the 3x3 neighbourhood and the quadrant
+ * split reads C of it, so the three are separate launches. */
 #include <stdint.h>
 
 #include "kernels/cuda_mc.h"
@@ -35,6 +35,13 @@ __global__ void __launch_bounds__(32 * WARPS) k_refine(const __grid_constant__ C
     const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
     if (k < a.g.nbx * a.g.nby)
         mc_refine_block(&a, k);
+}
+
+__global__ void __launch_bounds__(32 * WARPS) k_quad(const __grid_constant__ CudaMcArgs a)
+{
+    const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
+    if (k < a.g.nbx * a.g.nby)
+        mc_quad_block(&a, k);
 }
 
 /* blockIdx.z = plane; rows [y0, y1) of that plane. */
@@ -110,6 +117,10 @@ extern "C" cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st)
     if (rc != cudaSuccess)
         return rc;
     k_refine<<<grid, 32 * WARPS, 0, st>>>(*a);
+    rc = cudaGetLastError();
+    if (rc != cudaSuccess || !a->overlap)
+        return rc;
+    k_quad<<<grid, 32 * WARPS, 0, st>>>(*a);
     return cudaGetLastError();
 }
 

@@ -34,7 +34,8 @@ static McPlaneView host_plane(const OmctiPlane *p)
 
 /* Emulates the kernels' work for one picture of one pair. */
 static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields *f, int block,
-                    int range, int method, int64_t num, int64_t den, OmctiPicture *out)
+                    int range, int method, int64_t num, int64_t den, OmctiPicture *out,
+                    long *split_blocks)
 {
     const int w = P->width, h = P->height;
     const int nbx = (w + block - 1) / block, nby = (h + block - 1) / block, nb = nbx * nby;
@@ -57,7 +58,8 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
                         (uint8_t)mc_blend_pixel(&a, c, x, y);
         return;
     }
-    McVec *vec = malloc(2 * (size_t)nb * sizeof *vec);
+    McVec *vec = malloc(6 * (size_t)nb * sizeof *vec);
+    uint8_t *split = malloc((size_t)nb);
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
     uint32_t *keys = malloc((size_t)nb * sizeof *keys);
@@ -68,6 +70,8 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     free(keys);
     a.vec_a = vec;
     a.vec_c = vec + nb;
+    a.vec_q = vec + 2 * nb;
+    a.split = split;
     const int K = 16 * (range + 2);
     int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
     for (int k = -K; k <= K; k++)
@@ -77,12 +81,18 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         mc_choose_block(&a, k);
     for (int k = 0; k < nb; k++)
         mc_refine_block(&a, k);
+    if (a.overlap)
+        for (int k = 0; k < nb; k++) {
+            mc_quad_block(&a, k);
+            *split_blocks += split[k];
+        }
     for (int c = 0; c < 3; c++)
         for (int y = 0; y < (c ? chroma_size(h) : h); y++)
             for (int x = 0; x < (c ? chroma_size(w) : w); x++)
                 out->data[c][(ptrdiff_t)y * out->stride[c] + x] =
                     (uint8_t)mc_render_pixel(&a, c, x, y);
     free(vec);
+    free(split);
     free(tab);
 }
 
@@ -118,7 +128,7 @@ static void check_stats(TestState *ts, const char *what, const FilterPair *pr, i
 }
 
 static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int block, int range,
-                     OmctiSearch search, int npairs)
+                     OmctiSearch search, int npairs, long *split_blocks)
 {
     const int w = clip->w, h = clip->h;
     const int pad = motion_required_pad(block, range) + 32;
@@ -153,7 +163,8 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
         check_stats(ts, what, &pr, block);
         for (int m = 0; m < 3; m++) {
             const OmctiFilter *flt = filter_for_method((OmctiMethod)methods[m]);
-            const FilterParams fp = { w, h, block, range, 1, OMCTI_SCD_NONE, 1.0, NULL, 0 };
+            /* 3 threads: the bands' halos are part of what must match */
+            const FilterParams fp = { w, h, block, range, 3, OMCTI_SCD_NONE, 1.0, NULL, 0 };
             void *priv = NULL;
             if (flt->init(&priv, &fp, err, sizeof err) < 0) {
                 CHECK(ts, 0, "%s: filter init: %s", what, err);
@@ -166,7 +177,8 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
                 memset(ref.buf[0], 0xa5, (size_t)w * h + 2 * (size_t)chroma_size(w) * chroma_size(h));
                 memset(emu.buf[0], 0x5a, (size_t)w * h + 2 * (size_t)chroma_size(w) * chroma_size(h));
                 flt->picture(priv, &pr, num, den, &ref.pic[0], err, sizeof err);
-                emulate(&fr[0], &fr[1], &f, block, range, methods[m], num, den, &emu.pic[0]);
+                emulate(&fr[0], &fr[1], &f, block, range, methods[m], num, den, &emu.pic[0],
+                        split_blocks);
                 char w2[260];
                 snprintf(w2, sizeof w2, "%s %s t=%lld/%lld", what, flt->name, (long long)num,
                          (long long)den);
@@ -193,7 +205,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--y4m") && i + 1 < argc)
             y4m = argv[++i];
     TestState ts = { 0, 0 };
-    long pictures = 0;
+    long pictures = 0, split_blocks[3] = { 0, 0, 0 };   /* blocks of 8, 16, 32 */
     static const int sizes[][2] = { { 64, 48 }, { 77, 53 }, { 176, 144 }, { 33, 17 }, { 9, 7 } };
     static const char *const names[3] = { "motion", "noise", "ties" };
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++)
@@ -208,7 +220,7 @@ int main(int argc, char **argv)
             for (int b = 8; b <= 32; b *= 2)
                 for (int search = 0; search < 2; search++)
                     pictures += run_clip(&ts, names[content], &clip, b, b == 16 ? 16 : 7,
-                                         (OmctiSearch)search, 2);
+                                         (OmctiSearch)search, 2, &split_blocks[b / 16]);
             yuv_clip_free(&clip);
         }
     if (y4m) {
@@ -217,9 +229,15 @@ int main(int argc, char **argv)
         CHECK(&ts, n >= 2, "cannot read 2 pictures of %s", y4m);
         if (n >= 2)
             for (int b = 8; b <= 32; b *= 2)
-                pictures += run_clip(&ts, "y4m", &clip, b, 16, OMCTI_SEARCH_FULL, 1);
+                pictures += run_clip(&ts, "y4m", &clip, b, 16, OMCTI_SEARCH_FULL, 1,
+                                     &split_blocks[b / 16]);
         yuv_clip_free(&clip);
     }
-    printf("%ld pictures compared\n", pictures);
+    /* the split render must have run at every block size (block 8's chroma
+     * quarters are 2x2), or its comparison proved nothing */
+    for (int i = 0; i < 3; i++)
+        CHECK(&ts, split_blocks[i] > 0, "blocks of %d: none took the quadrant split", 8 << i);
+    printf("%ld pictures compared, %ld / %ld / %ld blocks split (blocks of 8 / 16 / 32)\n",
+           pictures, split_blocks[0], split_blocks[1], split_blocks[2]);
     return test_finish(&ts, "cuda-mc-emul");
 }

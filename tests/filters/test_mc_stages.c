@@ -1,6 +1,7 @@
 /* The vector choice's local smoothness (filters/mc_stages.h: mc_middle(),
- * mc_local_motion() and its term in mc_choose()) and its colour term
- * (mc_chroma_cost()), through the shared template as both engines build it
+ * mc_local_motion() and its term in mc_choose()), its colour term
+ * (mc_chroma_cost()) and the quadrant split (mc_quad(), with the split
+ * render mc_block.h mc_render_quad_px()), through the shared template as both engines build it
  * (kernels/mc_gpu.h, one lane here). */
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,171 @@ static void test_choice_sees_colour(TestState *ts)
     free(tab);
 }
 
+/* The quadrant split on a textured still background with a textured object
+ * that moves 8 px right: at t = 1/2 the object covers x in [8, 24), y in
+ * [16, 24) (64 x 64, blocks of 16: block (1, 1)'s upper left quarter is
+ * inside it, the rest of the block is background). With every final vector
+ * zero but the object's block (0, 1), the quarter takes (32, 0) quarter pel
+ * and the other three keep zero; the split picture is nearer the true one
+ * than the block's one vector. The mirror case, a border block whose quarter
+ * the inner neighbour's vector would fit, is left whole; and a flat picture
+ * (every cost 0) splits nothing. */
+enum { QW = 64, QH = 64, QB = 16, QNB = (QW / QB) * (QH / QB) };
+
+static int quad_texture(int x, int y, int seed)
+{
+    uint32_t h = (uint32_t)(x + 1000) * 73856093u ^ (uint32_t)(y + 1000) * 19349663u ^
+                 (uint32_t)seed * 83492791u;
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    return 30 + (int)((h ^ (h >> 15)) % 196);
+}
+
+/* The picture at time t (0 prev, 1 next, 2 the true middle) */
+static int quad_scene(int x, int y, int t)
+{
+    const int sx = t == 0 ? -4 : t == 1 ? 4 : 0;   /* the object's shift */
+    if (x >= 8 + sx && x < 24 + sx && y >= 16 && y < 24)
+        return quad_texture(x - sx, y, 2);
+    return quad_texture(x, y, 1);
+}
+
+static void quad_setup(CudaMcArgs *a, uint8_t *pv, uint8_t *nx, uint8_t *grey, int flat)
+{
+    for (int y = 0; y < QH; y++)
+        for (int x = 0; x < QW; x++) {
+            pv[y * QW + x] = (uint8_t)(flat ? 90 : quad_scene(x, y, 0));
+            nx[y * QW + x] = (uint8_t)(flat ? 90 : quad_scene(x, y, 1));
+        }
+    memset(grey, 128, (QW / 2) * (QH / 2));
+    memset(a, 0, sizeof *a);
+    a->prev[0] = (McPlaneView){ pv, QW, QW, QH };
+    a->next[0] = (McPlaneView){ nx, QW, QW, QH };
+    for (int c = 1; c < 3; c++)
+        a->prev[c] = a->next[c] = (McPlaneView){ grey, QW / 2, QW / 2, QH / 2 };
+    a->g = (McGrid){ QW, QH, QB, QW / QB, QH / QB };
+    a->overlap = 1;
+    a->wt = 128;
+}
+
+static void test_quad_split(TestState *ts)
+{
+    static uint8_t pv[QW * QH], nx[QW * QH], grey[(QW / 2) * (QH / 2)];
+    McVec vec[6 * QNB];
+    uint8_t split_flag[QNB];
+    CudaMcArgs a;
+    quad_setup(&a, pv, nx, grey, 0);
+    int32_t *tab = set_half_phase(&a);
+    if (!tab) {
+        CHECK(ts, 0, "out of memory");
+        return;
+    }
+    a.vec_c = vec + QNB;
+    a.vec_q = vec + 2 * QNB;
+    a.split = split_flag;
+    const int nbx = a.g.nbx;
+    const McVec obj = { 32, 0 }, zero = { 0, 0 };
+    for (int k = 0; k < QNB; k++)
+        a.vec_c[k] = zero;
+    a.vec_c[1 * nbx + 0] = obj;
+    for (int k = 0; k < QNB; k++)
+        mc_quad_block(&a, k);
+    const int k11 = 1 * nbx + 1, q0 = 2 * 2 * nbx + 2;   /* block (1, 1), its first quarter */
+    CHECK(ts, split_flag[k11] == 1, "block (1, 1) not split");
+    CHECK(ts, mc_vec_eq(a.vec_q[q0], obj) && mc_vec_eq(a.vec_q[q0 + 1], zero) &&
+                  mc_vec_eq(a.vec_q[q0 + 2 * nbx], zero) &&
+                  mc_vec_eq(a.vec_q[q0 + 2 * nbx + 1], zero),
+          "quarters of block (1, 1): (%d, %d) (%d, %d) (%d, %d) (%d, %d), want (32, 0) then zero",
+          a.vec_q[q0].x, a.vec_q[q0].y, a.vec_q[q0 + 1].x, a.vec_q[q0 + 1].y,
+          a.vec_q[q0 + 2 * nbx].x, a.vec_q[q0 + 2 * nbx].y, a.vec_q[q0 + 2 * nbx + 1].x,
+          a.vec_q[q0 + 2 * nbx + 1].y);
+    int split = 0;
+    for (int k = 0; k < QNB; k++)
+        split += split_flag[k];
+    CHECK(ts, split == 1, "%d blocks split, want 1", split);
+    /* the split quarter rebuilt nearer the true middle picture (the masks
+     * still mix a quarter of the block's neighbours in at its seams) */
+    long err_split = 0, err_whole = 0;
+    for (int y = QB; y < QB + QB / 2; y++)
+        for (int x = QB; x < QB + QB / 2; x++) {
+            const int t = quad_scene(x, y, 2);
+            err_split += mc_abs(mc_render_pixel(&a, 0, x, y) - t);
+            err_whole += mc_abs(mc_render_px(&a.prev[0], &a.next[0], &a.ph, a.wt, &a.g, a.vec_c,
+                                             1, 0, x, y) - t);
+        }
+    CHECK(ts, 2 * err_split < err_whole, "quarter (0, 0) of block (1, 1) error: split %ld, whole %ld",
+          err_split, err_whole);
+    /* a border block: its quarter over the object would fit the inner
+     * neighbour's vector (cost 0, against the own vector's), but stays whole */
+    for (int k = 0; k < QNB; k++)
+        a.vec_c[k] = zero;
+    a.vec_c[k11] = obj;
+    const uint32_t c_obj = mc_cost_sub_os(&a, &a.g, &a.ph, 8, 16, 8, 8, obj.x, obj.y);
+    const uint32_t c_own = mc_cost_sub_os(&a, &a.g, &a.ph, 8, 16, 8, 8, 0, 0);
+    CHECK(ts, c_obj * 4 < c_own, "the border quarter's costs: object %u, own %u", c_obj, c_own);
+    mc_quad_block(&a, 1 * nbx + 0);
+    CHECK(ts, split_flag[1 * nbx + 0] == 0, "border block (0, 1) split");
+    /* flat: every cost 0, nothing beats the own vector */
+    quad_setup(&a, pv, nx, grey, 1);
+    a.ph = (McPhase){ tab, 16 * 34, 1, 2 };
+    a.vec_c = vec + QNB;
+    a.vec_q = vec + 2 * QNB;
+    a.split = split_flag;
+    for (int k = 0; k < QNB; k++)
+        a.vec_c[k] = (McVec){ (int16_t)(4 * (k % 3)), (int16_t)(-4 * (k % 2)) };
+    split = 0;
+    for (int k = 0; k < QNB; k++) {
+        mc_quad_block(&a, k);
+        split += split_flag[k];
+    }
+    CHECK(ts, split == 0, "flat picture: %d blocks split", split);
+    /* the guard, exactly: prev is 100 everywhere, next 100 + d1 at columns
+     * 16..19, 100 at 20..23 and 100 + d3 at 24..27. Over quarter (0, 0) of
+     * block (1, 1) (columns 16..23) the zero vector compares next's columns
+     * 16..23 with prev (cost 4 d1 per row), the left neighbour's (32, 0)
+     * next's 20..27 (4 d3): a ratio d3/d1 of 14/20 switches, 16/20 does not */
+    const int d3s[2] = { 14, 16 };
+    for (int t = 0; t < 2; t++) {
+        for (int y = 0; y < QH; y++)
+            for (int x = 0; x < QW; x++) {
+                pv[y * QW + x] = 100;
+                nx[y * QW + x] = (uint8_t)(100 + (x >= 16 && x < 20   ? 20
+                                                  : x >= 24 && x < 28 ? d3s[t]
+                                                                      : 0));
+            }
+        for (int k = 0; k < QNB; k++)
+            a.vec_c[k] = zero;
+        a.vec_c[1 * nbx + 0] = obj;
+        mc_quad_block(&a, k11);
+        const McVec want = t ? zero : obj;
+        CHECK(ts, mc_vec_eq(a.vec_q[q0], want),
+              "guard, cost ratio %d/20: quarter (%d, %d), want (%d, %d)", d3s[t], a.vec_q[q0].x,
+              a.vec_q[q0].y, want.x, want.y);
+    }
+    /* the 1-pel rule: a neighbour 3/4 pel from the own vector is not tried,
+     * however much less it costs (the scene again, the block's vector 3/4
+     * pel short of the object's motion) */
+    quad_setup(&a, pv, nx, grey, 0);
+    a.ph = (McPhase){ tab, 16 * 34, 1, 2 };
+    a.vec_c = vec + QNB;
+    a.vec_q = vec + 2 * QNB;
+    a.split = split_flag;
+    const McVec near = { 29, 0 };
+    for (int k = 0; k < QNB; k++)
+        a.vec_c[k] = zero;
+    a.vec_c[1 * nbx + 0] = obj;
+    a.vec_c[k11] = near;
+    const uint32_t c_near = mc_cost_sub_os(&a, &a.g, &a.ph, 16, 16, 8, 8, near.x, near.y);
+    const uint32_t c_far = mc_cost_sub_os(&a, &a.g, &a.ph, 16, 16, 8, 8, obj.x, obj.y);
+    CHECK(ts, (uint64_t)c_far * 16 < (uint64_t)MC_QUAD_GUARD * c_near,
+          "1-pel rule: the neighbour's cost %u is not below the guard of the own %u", c_far,
+          c_near);
+    mc_quad_block(&a, k11);
+    CHECK(ts, mc_vec_eq(a.vec_q[q0], near), "1-pel rule: quarter (%d, %d), want (29, 0)",
+          a.vec_q[q0].x, a.vec_q[q0].y);
+    free(tab);
+}
+
 int main(void)
 {
     TestState ts = { 0, 0 };
@@ -174,5 +340,6 @@ int main(void)
     test_local_motion(&ts);
     test_choice_follows_neighbours(&ts);
     test_choice_sees_colour(&ts);
+    test_quad_split(&ts);
     return test_finish(&ts, "test_mc_stages");
 }
