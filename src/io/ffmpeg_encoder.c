@@ -349,6 +349,16 @@ static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
             av_dict_set(&d, "level", "3", 0);
             av_dict_set(&d, "slicecrc", "1", 0);
         }
+    } else if (!strcmp(n, "dnxhd")) {
+        /* DNxHD proper takes a few sizes at set bit rates, none of which
+         * omcti asks for; DNxHR HQ (the resolution-independent family's
+         * 8-bit 4:2:2 high-quality profile) takes any picture of 256x120 or
+         * more at its own rate */
+        if (cw < 256 || ch < 120)
+            return set_error(err, errlen, OMCTI_ERR_INVALID,
+                             "'%s': DNxHR takes pictures of 256x120 or more, not %dx%d "
+                             "(use another --codec)", path, cw, ch);
+        av_dict_set(&d, "profile", "dnxhr_hq", 0);
     } else if (c->qscale > 0) {
         e->flags |= AV_CODEC_FLAG_QSCALE;
         e->global_quality = FF_QP2LAMBDA * c->qscale;

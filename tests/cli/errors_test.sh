@@ -341,6 +341,14 @@ PY
             bad "--codec $c into .mkv: $(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$T/out.mkv")"
         rm -f "$T/out.mkv"
     done
+    # --codec dnxhd: DNxHR HQ, which needs no bit rate (DNxHD proper failed
+    # "Invalid argument" for want of one); under 256x120 refused, in one line
+    ff -f lavfi -i "testsrc2=s=320x240:r=25:d=0.4" -pix_fmt yuv420p "$T/in320.y4m"
+    row "--codec dnxhd into .mov" 0 "" "$OMCTI" -q -i "$T/in320.y4m" -o "$T/out.mov" --codec dnxhd
+    [ "$(ffprobe -v error -show_entries stream=codec_name,profile -of csv=p=0 "$T/out.mov")" = "dnxhd,DNXHR HQ" ] && ok ||
+        bad "--codec dnxhd into .mov: $(ffprobe -v error -show_entries stream=codec_name,profile -of csv=p=0 "$T/out.mov")"
+    rm -f "$T/out.mov"
+    row "--codec dnxhd of a 64x48 picture" 2 "DNxHR takes pictures of 256x120 or more, not 64x48" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.mov" --codec dnxhd
     ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -f lavfi -i "sine=d=0.4" -c:v mpeg4 -c:a adpcm_ima_wav "$T/adpcm.avi"
     row "ADPCM audio into .mkv" 0 "" "$OMCTI" -q -i "$T/adpcm.avi" -o "$T/out.mkv"
     [ "$(ffprobe -v error -select_streams a -show_entries stream=codec_name -of csv=p=0 "$T/out.mkv")" = adpcm_ima_wav ] && ok ||
