@@ -316,20 +316,32 @@ MCF int mc_render_px(const McPlaneView *P, const McPlaneView *N, const McPhase *
  *   own = ((8 - m1 - m2) p + m1 p_hi + m2 p_vi + 4) >> 3,
  * so that a quarter's motion fades into its neighbours' inside the block as
  * blocks do at their edges (docs/quality.md, "the quadrant split"). */
+/* The weight k (1: the quarter beside, 2: the quarter above or below) in
+ * 1/8 with which the quarter of a split block that holds block pixel
+ * (lx, ly) (bs: the plane's block size) blends the quarter beside it
+ * across the block's inner seam: the H.263 mask scaled to the quarter, on
+ * the quarter's half towards that seam, 0 on the other half. */
+MCF int mc_quad_seam_mask(int k, int bs, int lx, int ly)
+{
+    const int qs = bs / 2, hq = qs / 2;
+    const int qx = lx >= qs, qy = ly >= qs, ux = lx - qx * qs, uy = ly - qy * qs;
+    const int inner = k == 1 ? (qx ? ux < hq : ux >= hq) : (qy ? uy < hq : uy >= hq);
+    return inner ? mc_mask8(k, qs, ux, uy) : 0;
+}
+
 MCF int mc_render_quad_px(const McPlaneView *P, const McPlaneView *N, const McPhase *ph, int wt,
                           const McGrid *g, const McVec *vq, int chroma, int x, int y)
 {
-    const int bs = chroma ? g->block / 2 : g->block, qs = bs / 2, hq = qs / 2;
+    const int bs = chroma ? g->block / 2 : g->block, qs = bs / 2;
     const int scale = chroma ? 2 : 4;
     const int bx = x / bs, by = y / bs, lx = x - bx * bs, ly = y - by * bs;
-    const int qx = lx >= qs, qy = ly >= qs, ux = lx - qx * qs, uy = ly - qy * qs;
+    const int qx = lx >= qs, qy = ly >= qs;
     const int n8x = 2 * g->nbx, k = (2 * by + qy) * n8x + 2 * bx + qx;
     const McVec own = vq[k];
     const McVec ho = vq[qx ? k + 1 : k - 1], vo = vq[qy ? k + n8x : k - n8x];
     const McVec hi = vq[qx ? k - 1 : k + 1], vi = vq[qy ? k - n8x : k + n8x];
     const int p0 = mc_pred_px(P, N, ph, wt, scale, own, x, y);
-    const int m1 = (qx ? ux < hq : ux >= hq) ? mc_mask8(1, qs, ux, uy) : 0;
-    const int m2 = (qy ? uy < hq : uy >= hq) ? mc_mask8(2, qs, ux, uy) : 0;
+    const int m1 = mc_quad_seam_mask(1, bs, lx, ly), m2 = mc_quad_seam_mask(2, bs, lx, ly);
     const int phi = m1 && !mc_vec_eq(hi, own) ? mc_pred_px(P, N, ph, wt, scale, hi, x, y) : p0;
     const int pvi = m2 && !mc_vec_eq(vi, own) ? mc_pred_px(P, N, ph, wt, scale, vi, x, y) : p0;
     const int pown = (8 * p0 + m1 * (phi - p0) + m2 * (pvi - p0) + 4) >> 3;

@@ -43,16 +43,10 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
             for (int x = 0; x < bs; x++)
                 for (int k = 0; k < 3; k++)
                     s->mask8[c][k][y * bs + x] = (int16_t)mc_mask8(k, bs, x, y);
-        /* mc_render_quad_px()'s m1, m2: the quarter's masks on its inner
-         * halves (towards the block's middle), 0 elsewhere */
-        const int qs = bs / 2, hq = qs / 2;
         for (int y = 0; y < bs; y++)
-            for (int x = 0; x < bs; x++) {
-                const int qx = x >= qs, qy = y >= qs, ux = x - qx * qs, uy = y - qy * qs;
-                const int inh = qx ? ux < hq : ux >= hq, inv = qy ? uy < hq : uy >= hq;
-                s->mask_in[c][0][y * bs + x] = (int16_t)(inh ? mc_mask8(1, qs, ux, uy) : 0);
-                s->mask_in[c][1][y * bs + x] = (int16_t)(inv ? mc_mask8(2, qs, ux, uy) : 0);
-            }
+            for (int x = 0; x < bs; x++)
+                for (int k = 1; k <= 2; k++)
+                    s->mask_in[c][k - 1][y * bs + x] = (int16_t)mc_quad_seam_mask(k, bs, x, y);
     }
     const size_t n = (size_t)s->nbx * s->nby;
     s->vec_a = aligned_calloc(n * s->threads * sizeof *s->vec_a);

@@ -16,9 +16,8 @@ typedef struct Mc {
     int nbx, nby;
     McGrid grid;
     int16_t mask8[2][3][32 * 32]; /* [luma/chroma][own,h,v][y*bs+x], 1/8   */
-    /* the quadrant render's inner-seam weights m1, m2 (mc_block.h
-     * mc_render_quad_px()) over a whole block, 0 outside the quarters'
-     * inner halves: [luma/chroma][h,v][y*bs+x], 1/8 */
+    /* mc_quad_seam_mask() over a whole block, for the split render:
+     * [luma/chroma][beside, above/below][y*bs+x], 1/8 */
     int16_t mask_in[2][2][32 * 32];
     McDSP dsp;
     /* per thread, nbx*nby each: the screened vectors and the final

@@ -169,10 +169,6 @@ int mc_quad_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec
                           NULL };
     McVec q[4];
     const int any = mc_quad(&c, &s->grid, &s->ph, vec_c, bx, by, q);
-    const size_t n8x = 2 * (size_t)s->nbx, k = 2 * (size_t)by * n8x + 2 * (size_t)bx;
-    vec_q[k] = q[0];
-    vec_q[k + 1] = q[1];
-    vec_q[k + n8x] = q[2];
-    vec_q[k + n8x + 1] = q[3];
+    mc_quad_store(vec_q, s->nbx, bx, by, q);
     return any;
 }

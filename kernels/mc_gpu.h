@@ -141,11 +141,7 @@ MCF void mc_quad_block(const CudaMcArgs *a, int k)
     McVec q[4];
     const int any = mc_quad(a, &a->g, &a->ph, a->vec_c, bx, by, q);
     if (MC_LANE == 0) {
-        const int n8x = 2 * a->g.nbx, i = 2 * by * n8x + 2 * bx;
-        a->vec_q[i] = q[0];
-        a->vec_q[i + 1] = q[1];
-        a->vec_q[i + n8x] = q[2];
-        a->vec_q[i + n8x + 1] = q[3];
+        mc_quad_store(a->vec_q, a->g.nbx, bx, by, q);
         a->split[k] = (uint8_t)any;
     }
 }
