@@ -76,6 +76,9 @@ typedef struct McSceneStats {
 #define MC_OCC_Q 4       /* ... when at least 1/4 of the window is missed   */
 #define MC_QUAD_GUARD 12 /* a quarter switches below 12/16 of its own cost  */
 #define MC_QUAD_MIN_L1 4 /* to a vector at least 1 pel (L1) from its own    */
+#define MC_QUAD_FINAL 3  /* a quarter's candidates: 3 neighbours' final    */
+#define MC_QUAD_CAND 9   /* vectors, then 6 field vectors                   */
+#define MC_QUAD_FIELD_PEN 2 /* per px, quarter pel: 2/16 grey (field only)  */
 
 /* Catmull-Rom (Keys, a = -1/2) taps in 1/64 for the 16 fractions, rounded
  * and mirrored so that f and 16 - f are symmetric and every row sums to 64. */

@@ -266,18 +266,30 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
 }
 
 /* The quadrant split of block (bx, by), after stage C (vec_c: the final
- * vectors). A block that an object's edge crosses holds two motions, and
- * one vector serves one of them. Each quarter of the block may take the
- * final vector of one of the three neighbour blocks that touch it
- * (horizontal, vertical, diagonal: this order decides ties) where that
- * vector's bilateral sub-pel cost over the quarter is the lowest and below
- * MC_QUAD_GUARD/16 of the own vector's. The picture's outer blocks are left
- * whole: there the neighbours' vectors fit the picture's edge by chance
- * (the border blocks of pans lost up to 2 dB: docs/quality.md, "the
- * quadrant split"). The quarter vectors go to q[2 * qy + qx]; returns
- * whether any differs from the block's vector. */
-MCF int mc_quad(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *vec_c, int bx,
-                int by, McVec q[4])
+ * vectors; fwd, bwd: the pair's fields, full pel). A block that an object's
+ * edge crosses holds two motions, and one vector serves one of them. Each
+ * quarter of the block may take one of these vectors, in this order (it
+ * decides ties):
+ *   the final vectors of the three neighbour blocks that touch it
+ *   (horizontal, vertical, diagonal);
+ *   the fields' vectors (forward, and backward negated) of the block, then
+ *   of those horizontal and vertical neighbours: an object smaller than a
+ *   block, whose motion no block took as its final vector, is often what
+ *   the motion search of its own block or of a neighbour found.
+ * A candidate is tried if it lies MC_QUAD_MIN_L1 or more from the own
+ * vector, and taken where its cost is the lowest and below MC_QUAD_GUARD/16
+ * of the own vector's. Its cost is its bilateral sub-pel cost over the
+ * quarter, plus, for a field vector, MC_QUAD_FIELD_PEN/16 grey level per
+ * pixel and quarter pel of its distance from the own vector: the fields
+ * also hold vectors that fit a quarter's texture by chance, far from any
+ * motion of the picture (without the penalty the pans lost up to 1.9 dB:
+ * docs/quality.md, "field vectors for the quarters"). The picture's outer blocks are left whole:
+ * there the neighbours' vectors fit the picture's edge by chance (the
+ * border blocks of pans lost up to 2 dB: docs/quality.md, "the quadrant
+ * split"). The quarter vectors go to q[2 * qy + qx]; returns whether any
+ * differs from the block's vector. */
+MCF int mc_quad(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *vec_c,
+                const McVec *fwd, const McVec *bwd, int bx, int by, McVec q[4])
 {
     const int nbx = g->nbx, hb = g->block / 2;
     const McVec own = vec_c[by * nbx + bx];
@@ -289,21 +301,43 @@ MCF int mc_quad(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec 
     for (int i = 0; i < 4; i++) {
         const int qx = i & 1, qy = i >> 1;
         const int nx = bx + (qx ? 1 : -1), ny = by + (qy ? 1 : -1);
-        const McVec cand[3] = { vec_c[by * nbx + nx], vec_c[ny * nbx + bx], vec_c[ny * nbx + nx] };
+        const int kb = by * nbx + bx, kh = by * nbx + nx, kv = ny * nbx + bx;
+        const McVec cand[MC_QUAD_CAND] = {
+            vec_c[kh], vec_c[kv], vec_c[ny * nbx + nx],
+            { (int16_t)(4 * fwd[kb].x), (int16_t)(4 * fwd[kb].y) },
+            { (int16_t)(-4 * bwd[kb].x), (int16_t)(-4 * bwd[kb].y) },
+            { (int16_t)(4 * fwd[kh].x), (int16_t)(4 * fwd[kh].y) },
+            { (int16_t)(-4 * bwd[kh].x), (int16_t)(-4 * bwd[kh].y) },
+            { (int16_t)(4 * fwd[kv].x), (int16_t)(4 * fwd[kv].y) },
+            { (int16_t)(-4 * bwd[kv].x), (int16_t)(-4 * bwd[kv].y) },
+        };
         const int x0 = bx * g->block + qx * hb, y0 = by * g->block + qy * hb;
+        const uint32_t area = (uint32_t)(hb * hb);
         uint32_t co = 0, best = 0;
         int have_co = 0;
         McVec bv = own;
-        for (int j = 0; j < 3; j++) {
-            if (mc_abs(cand[j].x - own.x) + mc_abs(cand[j].y - own.y) < MC_QUAD_MIN_L1 ||
-                (j > 0 && mc_vec_eq(cand[j], cand[0])) || (j > 1 && mc_vec_eq(cand[j], cand[1])))
+        for (int j = 0; j < MC_QUAD_CAND; j++) {
+            const uint32_t l1 = (uint32_t)(mc_abs(cand[j].x - own.x) + mc_abs(cand[j].y - own.y));
+            if (l1 < MC_QUAD_MIN_L1)
+                continue;
+            int dup = 0;   /* each vector once (tested only past the 1-pel rule) */
+            for (int k = 0; k < j; k++)
+                dup |= mc_vec_eq(cand[k], cand[j]);
+            if (dup)
                 continue;
             if (!have_co) {  /* the own cost, once, where a candidate differs */
                 co = mc_cost_sub_os(c, g, ph, x0, y0, hb, hb, own.x, own.y);
                 best = co;
                 have_co = 1;
             }
-            const uint32_t cc = mc_cost_sub_os(c, g, ph, x0, y0, hb, hb, cand[j].x, cand[j].y);
+            /* a candidate whose penalty alone (0 for the final vectors)
+             * reaches the best cost or the guard cannot win: its cost is
+             * not needed */
+            const uint32_t pen = j >= MC_QUAD_FINAL ? area * l1 * MC_QUAD_FIELD_PEN : 0;
+            if (pen >= best || (uint64_t)pen * 16 >= (uint64_t)MC_QUAD_GUARD * co)
+                continue;
+            const uint32_t cc =
+                mc_cost_sub_os(c, g, ph, x0, y0, hb, hb, cand[j].x, cand[j].y) + pen;
             if (cc < best) {
                 best = cc;
                 bv = cand[j];

@@ -168,7 +168,9 @@ int mc_quad_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec
     const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph, NULL, NULL, NULL,
                           NULL };
     McVec q[4];
-    const int any = mc_quad(&c, &s->grid, &s->ph, vec_c, bx, by, q);
+    const MotionFields *f = pr->fields;
+    const int any = mc_quad(&c, &s->grid, &s->ph, vec_c, (const McVec *)f->fwd.mv,
+                            (const McVec *)f->bwd.mv, bx, by, q);
     mc_quad_store(vec_q, s->nbx, bx, by, q);
     return any;
 }

@@ -139,7 +139,7 @@ MCF void mc_quad_block(const CudaMcArgs *a, int k)
 {
     const int bx = k % a->g.nbx, by = k / a->g.nbx;
     McVec q[4];
-    const int any = mc_quad(a, &a->g, &a->ph, a->vec_c, bx, by, q);
+    const int any = mc_quad(a, &a->g, &a->ph, a->vec_c, a->fwd, a->bwd, bx, by, q);
     if (MC_LANE == 0) {
         mc_quad_store(a->vec_q, a->g.nbx, bx, by, q);
         a->split[k] = (uint8_t)any;

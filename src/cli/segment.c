@@ -13,7 +13,7 @@
 #include "src/cli/segment.h"
 #include "src/io/io.h"
 
-#define PIECE_OUTPUT_REVISION 6
+#define PIECE_OUTPUT_REVISION 7
 
 int segment_overlap(void)
 {

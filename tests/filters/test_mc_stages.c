@@ -176,7 +176,8 @@ static void test_choice_sees_colour(TestState *ts)
  * and the other three keep zero; the split picture is nearer the true one
  * than the block's one vector. The mirror case, a border block whose quarter
  * the inner neighbour's vector would fit, is left whole; and a flat picture
- * (every cost 0) splits nothing. */
+ * (every cost 0) splits nothing. A quarter also takes a vector of the
+ * fields that no final vector holds, under its penalty. */
 enum { QW = 64, QH = 64, QB = 16, QNB = (QW / QB) * (QH / QB) };
 
 static int quad_texture(int x, int y, int seed)
@@ -213,6 +214,12 @@ static void quad_setup(CudaMcArgs *a, uint8_t *pv, uint8_t *nx, uint8_t *grey, i
     a->g = (McGrid){ QW, QH, QB, QW / QB, QH / QB };
     a->overlap = 1;
     a->wt = 128;
+    /* zero fields: their candidates are the zero vector (none where the
+     * own vector is zero) */
+    static McVec zero_fields[2 * QNB];
+    memset(zero_fields, 0, sizeof zero_fields);
+    a->fwd = zero_fields;
+    a->bwd = zero_fields + QNB;
 }
 
 static void test_quad_split(TestState *ts)
@@ -330,6 +337,62 @@ static void test_quad_split(TestState *ts)
     mc_quad_block(&a, k11);
     CHECK(ts, mc_vec_eq(a.vec_q[q0], near), "1-pel rule: quarter (%d, %d), want (29, 0)",
           a.vec_q[q0].x, a.vec_q[q0].y);
+    /* a field vector: every final vector zero, the object's motion only in
+     * block (1, 1)'s forward field: its quarter over the object takes it */
+    for (int k = 0; k < QNB; k++)
+        a.vec_c[k] = zero;
+    McVec fields[2 * QNB];
+    memset(fields, 0, sizeof fields);
+    fields[k11] = (McVec){ 8, 0 };   /* full pel */
+    a.fwd = fields;
+    a.bwd = fields + QNB;
+    mc_quad_block(&a, k11);
+    CHECK(ts, split_flag[k11] == 1 && mc_vec_eq(a.vec_q[q0], obj),
+          "field vector: quarter (%d, %d), want (32, 0)", a.vec_q[q0].x, a.vec_q[q0].y);
+    /* the same motion only in the block's backward field (negated), or only
+     * in a field of the horizontal (0, 1) or vertical (1, 0) neighbour that
+     * touches the quarter */
+    const struct { int k, bwd; const char *what; } only[3] = {
+        { k11, 1, "the block's backward field" },
+        { 1 * nbx + 0, 0, "the horizontal neighbour's forward field" },
+        { 0 * nbx + 1, 1, "the vertical neighbour's backward field" },
+    };
+    for (int t = 0; t < 3; t++) {
+        memset(fields, 0, sizeof fields);
+        fields[only[t].bwd ? QNB + only[t].k : only[t].k] =
+            only[t].bwd ? (McVec){ -8, 0 } : (McVec){ 8, 0 };
+        mc_quad_block(&a, k11);
+        CHECK(ts, mc_vec_eq(a.vec_q[q0], obj), "%s: quarter (%d, %d), want (32, 0)",
+              only[t].what, a.vec_q[q0].x, a.vec_q[q0].y);
+    }
+    memset(fields, 0, sizeof fields);
+    fields[k11] = (McVec){ 8, 0 };
+    /* its penalty, exactly (the guard's picture: own cost 4 * 20 grey
+     * levels per row, the vector's 4 d3 plus 64 px * 32 quarter pel *
+     * MC_QUAD_FIELD_PEN / 16 = 256 over the quarter's 8 rows, 32 per row):
+     * it switches while 4 d3 + 32 < 12/16 * 80, d3 + 8 < 15, so at d3 = 6
+     * and not at 10, where the same vector as a neighbour's final vector
+     * (no penalty: d3 < 15) does */
+    const int d3f[3] = { 6, 10, 10 };
+    for (int t = 0; t < 3; t++) {
+        for (int y = 0; y < QH; y++)
+            for (int x = 0; x < QW; x++) {
+                pv[y * QW + x] = 100;
+                nx[y * QW + x] = (uint8_t)(100 + (x >= 16 && x < 20   ? 20
+                                                  : x >= 24 && x < 28 ? d3f[t]
+                                                                      : 0));
+            }
+        for (int k = 0; k < QNB; k++)
+            a.vec_c[k] = zero;
+        if (t == 2)
+            a.vec_c[1 * nbx + 0] = obj;
+        mc_quad_block(&a, k11);
+        const McVec want = t == 1 ? zero : obj;
+        CHECK(ts, mc_vec_eq(a.vec_q[q0], want),
+              "field penalty, d3 = %d%s: quarter (%d, %d), want (%d, %d)", d3f[t],
+              t == 2 ? " (a neighbour's final vector)" : "", a.vec_q[q0].x, a.vec_q[q0].y,
+              want.x, want.y);
+    }
     free(tab);
 }
 

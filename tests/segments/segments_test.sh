@@ -50,7 +50,7 @@ expect "y4m --fps 60 --frames 31, N=3" "segments '$T/in.y4m' y4m 3 --fps 60 --fr
 expect "piece checksum written" "grep -q '^fnv1a64 ' '$T/s1.y4m.sum' && grep -q 'segment=1/3' '$T/s1.y4m.sum'"
 # the options key names the output revision (pieces of an older omcti, whose
 # defaults or pictures differ, have another options hash: not reused, not joined)
-expect "piece key names the output revision" "grep -q '^key .* out-rev=6 ' '$T/s1.y4m.sum'"
+expect "piece key names the output revision" "grep -q '^key .* out-rev=7 ' '$T/s1.y4m.sum'"
 
 # --workers: the in-process path of --devices, with CPU workers
 "$OMCTI" -q -i "$T/in.y4m" -o "$T/w3.y4m" --workers 3 2>"$T/err"
