@@ -18,13 +18,15 @@
 #define BENCH_MAX_REPEAT 100
 
 static const char bench_usage[] =
-    "usage: omcti bench -i INPUT [--threads 1,2,4|1-8] [--search full,diamond]\n"
+    "usage: omcti bench -i INPUT [--threads 1,2,4|1-8] [--search pyramid,full,diamond]\n"
     "                   [--engine cpu[,cuda]] [--frames N] [--block 8|16|32]\n"
     "                   [--range N] [--method NAME] [--repeat N] [--max-spread PCT]\n"
     "                   [--cpu c|sse2|avx2|avx512] [--json] [--ffmpeg-log]\n"
     "Times motion estimation (stats.me_seconds) and the whole 2x conversion per\n"
-    "frame pair, for every engine x search x thread count. Frames are decoded\n"
-    "into memory first; the first pair of each run is a warm-up, not timed.\n"
+    "frame pair, for every engine x search x thread count (default searches:\n"
+    "pyramid, the conversion's own, then full and diamond, the paper's pair).\n"
+    "Frames are decoded into memory first; the first pair of each run is a\n"
+    "warm-up, not timed.\n"
     "Each run is repeated --repeat times (default 3; the repetitions of all runs\n"
     "take turns) and the median is shown with the spread, (max - min) / median.\n"
     "A warning says when the machine is busy: a load average above its CPUs\n"
@@ -405,10 +407,11 @@ int cli_bench(int argc, char **argv)
         for (nthreads = 0; nthreads < n && nthreads < BENCH_MAX_LIST; nthreads++)
             threads[nthreads] = nthreads + 1;
     }
-    if (!nsearches) {
-        searches[0] = OMCTI_SEARCH_FULL;
-        searches[1] = OMCTI_SEARCH_DIAMOND;
-        nsearches = 2;
+    if (!nsearches) {   /* what a conversion runs, then the paper's two */
+        searches[0] = OMCTI_SEARCH_PYRAMID;
+        searches[1] = OMCTI_SEARCH_FULL;
+        searches[2] = OMCTI_SEARCH_DIAMOND;
+        nsearches = 3;
     }
     for (char *save = NULL, *t = strtok_r(engine_buf, ",", &save); t && nengines < 8;
          t = strtok_r(NULL, ",", &save))

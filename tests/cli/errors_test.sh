@@ -293,6 +293,10 @@ for lv in c sse2 avx2 avx512; do
 done
 "$OMCTI" bench -i "$T/in.y4m" --frames 3 --threads 1 --search diamond --repeat 1 --cpu=sse2 2>"$T/err" | grep -q ", SIMD sse2$" &&
     ok || bad "bench --cpu=sse2: the table does not name the level: $(cat "$T/err")"
+# without --search: the conversion's own search (pyramid) first, then the paper's pair
+"$OMCTI" bench -i "$T/in.y4m" --frames 3 --threads 1 --repeat 1 --json >"$T/bench.json" 2>"$T/err" &&
+    python3 -c 'import json, sys; r = [x["search"] for x in json.load(open(sys.argv[1]))["runs"]]; assert r == ["pyramid", "full", "diamond"], r' "$T/bench.json" &&
+    ok || bad "bench default searches: $(cat "$T/err")"
 
 # --- interruption: SIGINT removes the incomplete output ---
 "$Y4M" gen 352 288 400 > "$T/long.y4m"
