@@ -274,6 +274,16 @@ MCF int mc_vec_eq(McVec a, McVec b)
     return a.x == b.x && a.y == b.y;
 }
 
+/* A field's vector v (full pel) in quarter pel, times sign (-1: a backward
+ * field's vector as the forward motion). */
+MCF McVec mc_field_qpel(McVec v, int sign)
+{
+    McVec q;
+    q.x = (int16_t)(4 * sign * v.x);
+    q.y = (int16_t)(4 * sign * v.y);
+    return q;
+}
+
 /* One output pixel (x, y) of a plane (bs: the plane's block size) from the
  * final vectors vec: with one vector (p + 8) >> 4; under OBMC (overlap)
  * (k_own p_own + k_h p_h + k_v p_v + 64) >> 7 with the masks in 1/8, which

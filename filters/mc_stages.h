@@ -283,16 +283,17 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
  * pixel and quarter pel of its distance from the own vector: the fields
  * also hold vectors that fit a quarter's texture by chance, far from any
  * motion of the picture (without the penalty the pans lost up to 1.9 dB:
- * docs/quality.md, "field vectors for the quarters"). The picture's outer blocks are left whole:
- * there the neighbours' vectors fit the picture's edge by chance (the
- * border blocks of pans lost up to 2 dB: docs/quality.md, "the quadrant
- * split"). The quarter vectors go to q[2 * qy + qx]; returns whether any
- * differs from the block's vector. */
+ * docs/quality.md, "field vectors for the quarters"). The picture's outer
+ * blocks are left whole: there the neighbours' vectors fit the picture's
+ * edge by chance (the border blocks of pans lost up to 2 dB: docs/quality.md,
+ * "the quadrant split"). The quarter vectors go to q[2 * qy + qx]; returns
+ * whether any differs from the block's vector. */
 MCF int mc_quad(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *vec_c,
                 const McVec *fwd, const McVec *bwd, int bx, int by, McVec q[4])
 {
-    const int nbx = g->nbx, hb = g->block / 2;
-    const McVec own = vec_c[by * nbx + bx];
+    const int nbx = g->nbx, hb = g->block / 2, kb = by * nbx + bx;
+    const uint32_t area = (uint32_t)(hb * hb);
+    const McVec own = vec_c[kb];
     for (int i = 0; i < 4; i++)
         q[i] = own;
     if (bx == 0 || by == 0 || bx >= nbx - 1 || by >= g->nby - 1)
@@ -301,18 +302,14 @@ MCF int mc_quad(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec 
     for (int i = 0; i < 4; i++) {
         const int qx = i & 1, qy = i >> 1;
         const int nx = bx + (qx ? 1 : -1), ny = by + (qy ? 1 : -1);
-        const int kb = by * nbx + bx, kh = by * nbx + nx, kv = ny * nbx + bx;
+        const int kh = by * nbx + nx, kv = ny * nbx + bx;
         const McVec cand[MC_QUAD_CAND] = {
             vec_c[kh], vec_c[kv], vec_c[ny * nbx + nx],
-            { (int16_t)(4 * fwd[kb].x), (int16_t)(4 * fwd[kb].y) },
-            { (int16_t)(-4 * bwd[kb].x), (int16_t)(-4 * bwd[kb].y) },
-            { (int16_t)(4 * fwd[kh].x), (int16_t)(4 * fwd[kh].y) },
-            { (int16_t)(-4 * bwd[kh].x), (int16_t)(-4 * bwd[kh].y) },
-            { (int16_t)(4 * fwd[kv].x), (int16_t)(4 * fwd[kv].y) },
-            { (int16_t)(-4 * bwd[kv].x), (int16_t)(-4 * bwd[kv].y) },
+            mc_field_qpel(fwd[kb], 1), mc_field_qpel(bwd[kb], -1),
+            mc_field_qpel(fwd[kh], 1), mc_field_qpel(bwd[kh], -1),
+            mc_field_qpel(fwd[kv], 1), mc_field_qpel(bwd[kv], -1),
         };
         const int x0 = bx * g->block + qx * hb, y0 = by * g->block + qy * hb;
-        const uint32_t area = (uint32_t)(hb * hb);
         uint32_t co = 0, best = 0;
         int have_co = 0;
         McVec bv = own;

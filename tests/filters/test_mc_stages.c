@@ -222,6 +222,18 @@ static void quad_setup(CudaMcArgs *a, uint8_t *pv, uint8_t *nx, uint8_t *grey, i
     a->bwd = zero_fields + QNB;
 }
 
+/* The guard's picture: prev 100 everywhere, next 100 + 20 at columns
+ * 16..19, 100 at 20..23, 100 + d3 at 24..27 and 100 beyond. */
+static void guard_picture(uint8_t *pv, uint8_t *nx, int d3)
+{
+    for (int y = 0; y < QH; y++)
+        for (int x = 0; x < QW; x++) {
+            pv[y * QW + x] = 100;
+            nx[y * QW + x] =
+                (uint8_t)(100 + (x >= 16 && x < 20 ? 20 : x >= 24 && x < 28 ? d3 : 0));
+        }
+}
+
 static void test_quad_split(TestState *ts)
 {
     static uint8_t pv[QW * QH], nx[QW * QH], grey[(QW / 2) * (QH / 2)];
@@ -300,13 +312,7 @@ static void test_quad_split(TestState *ts)
      * next's 20..27 (4 d3): a ratio d3/d1 of 14/20 switches, 16/20 does not */
     const int d3s[2] = { 14, 16 };
     for (int t = 0; t < 2; t++) {
-        for (int y = 0; y < QH; y++)
-            for (int x = 0; x < QW; x++) {
-                pv[y * QW + x] = 100;
-                nx[y * QW + x] = (uint8_t)(100 + (x >= 16 && x < 20   ? 20
-                                                  : x >= 24 && x < 28 ? d3s[t]
-                                                                      : 0));
-            }
+        guard_picture(pv, nx, d3s[t]);
         for (int k = 0; k < QNB; k++)
             a.vec_c[k] = zero;
         a.vec_c[1 * nbx + 0] = obj;
@@ -375,13 +381,7 @@ static void test_quad_split(TestState *ts)
      * (no penalty: d3 < 15) does */
     const int d3f[3] = { 6, 10, 10 };
     for (int t = 0; t < 3; t++) {
-        for (int y = 0; y < QH; y++)
-            for (int x = 0; x < QW; x++) {
-                pv[y * QW + x] = 100;
-                nx[y * QW + x] = (uint8_t)(100 + (x >= 16 && x < 20   ? 20
-                                                  : x >= 24 && x < 28 ? d3f[t]
-                                                                      : 0));
-            }
+        guard_picture(pv, nx, d3f[t]);
         for (int k = 0; k < QNB; k++)
             a.vec_c[k] = zero;
         if (t == 2)
