@@ -1,5 +1,6 @@
 /* The CPU backend of the motion-compensated filters (mc.h): the DSP table
  * (mc_dsp.h) and the band wavefront that builds a picture. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #if OMCTI_HAVE_OPENMP
 #include <omp.h>
@@ -19,6 +20,7 @@ static void mc_cpu_uninit(void **priv)
     aligned_free(s->split);
     aligned_free(s->tab);
     aligned_free(s->keys);
+    aligned_free((void *)s->band);
     free(s);
     *priv = NULL;
 }
@@ -60,7 +62,8 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->ph.tab = s->tab;
     s->ph.den = 0; /* no phase yet */
     s->keys = aligned_calloc(n * sizeof *s->keys);
-    if (!s->vec_a || !s->vec_c || !s->vec_q || !s->split || !s->tab || !s->keys) {
+    s->band = aligned_calloc((size_t)s->threads * MC_BAND_STRIDE * sizeof *s->band);
+    if (!s->vec_a || !s->vec_c || !s->vec_q || !s->split || !s->tab || !s->keys || !s->band) {
         mc_cpu_uninit((void **)&s);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
@@ -89,6 +92,100 @@ static inline int thread_index(void)
 #endif
 }
 
+/* A band's claimable render rows [next, end) in one word (next low, end
+ * high), so that its owner's claim of the next row and a thief's cut of its
+ * end are one compare-and-swap each. */
+static inline uint64_t band_word(int next, int end)
+{
+    return (uint64_t)(uint32_t)next | (uint64_t)(uint32_t)end << 32;
+}
+
+/* The owner's claim of render row r, its band's next: 0 once the band ends
+ * at r (a thief took the rest). */
+static int band_claim(_Atomic uint64_t *band, int r)
+{
+    uint64_t v = atomic_load_explicit(band, memory_order_relaxed);
+    for (;;) {
+        const int end = (int)(v >> 32);
+        if (r >= end)
+            return 0;
+        if (atomic_compare_exchange_weak_explicit(band, &v, band_word(r + 1, end),
+                                                  memory_order_relaxed, memory_order_relaxed))
+            return 1;
+    }
+}
+
+/* A thief's cut: the second half of the band of the most unclaimed rows
+ * (at least MC_STEAL_MIN), [*r0, *r1) on success. */
+enum { MC_STEAL_MIN = 4 };
+
+static int band_steal(_Atomic uint64_t *bands, int nt, int *r0, int *r1)
+{
+    for (;;) {
+        int victim = -1, most = MC_STEAL_MIN - 1;
+        uint64_t seen = 0;
+        for (int t = 0; t < nt; t++) {
+            const uint64_t v = atomic_load_explicit(&bands[MC_BAND_STRIDE * t], memory_order_relaxed);
+            const int left = (int)(v >> 32) - (int)(uint32_t)v;
+            if (left > most) {
+                most = left;
+                victim = t;
+                seen = v;
+            }
+        }
+        if (victim < 0)
+            return 0;
+        const int next = (int)(uint32_t)seen, end = (int)(seen >> 32);
+        const int cut = next + (end - next) / 2;
+        if (atomic_compare_exchange_strong_explicit(&bands[MC_BAND_STRIDE * victim], &seen,
+                                                    band_word(next, cut), memory_order_relaxed,
+                                                    memory_order_relaxed)) {
+            *r0 = cut;
+            *r1 = end;
+            return 1;
+        }
+    }
+}
+
+/* The wavefront over render rows [r0, ...) of band `own` (a word of
+ * s->band), as long as its claims succeed; the thread's arrays (vec_a,
+ * vec_c, vec_q, split) hold any rows it needs, recomputed here. */
+static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int tid,
+                     _Atomic uint64_t *own, int r0)
+{
+    const int nbx = s->nbx, nby = s->nby;
+    const size_t nb = (size_t)nbx * nby;
+    const int split_on = s->overlap, lag = split_on ? 3 : 2;
+    McVec *vec_a = s->vec_a + nb * (size_t)tid, *vec_c = s->vec_c + nb * (size_t)tid;
+    McVec *vec_q = s->vec_q + 4 * nb * (size_t)tid;
+    uint8_t *split = s->split + nb * (size_t)tid;
+    uint16_t buf[6 * 32 * 32];
+    const int c0 = max_i(r0 - lag + 1, 0), q0 = max_i(r0 - 1, 0);
+    for (int i = max_i(r0 - lag, 0); i < nby + lag; i++) {
+        const int r = i - lag;
+        if (r >= r0 && !band_claim(own, r))
+            break;
+        if (i < nby)
+            for (int bx = 0; bx < nbx; bx++)
+                mc_choose_block(s, pr, bx, i, vec_a);
+        const int j = i - 1;
+        if (j >= c0 && j < nby)
+            for (int bx = 0; bx < nbx; bx++)
+                vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, pr, bx, j, vec_a);
+        const int q = i - 2;
+        if (split_on && q >= q0 && q < nby)
+            for (int bx = 0; bx < nbx; bx++)
+                split[(size_t)q * nbx + bx] = (uint8_t)mc_quad_block(s, pr, bx, q, vec_c, vec_q);
+        if (r >= r0)
+            for (int bx = 0; bx < nbx; bx++) {
+                if (split_on && split[(size_t)r * nbx + bx])
+                    mc_render_block_quad(s, vec_q, pr, bx, r, wt, out, buf);
+                else
+                    mc_render_block(s, vec_c, pr, bx, r, wt, out, buf);
+            }
+    }
+}
+
 static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t den,
                           OmctiPicture *out, char *err, size_t errlen)
 {
@@ -102,22 +199,32 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
         s->ph.num = num;
         s->ph.den = den;
     }
-    const int nbx = s->nbx, nby = s->nby;
-    const size_t nb = (size_t)nbx * nby;
+    const int nby = s->nby;
     /* Each thread takes a band of block rows and runs every stage on it as a
-     * wavefront, row by row: screening (stage A) of row i, median and
-     * refinement (stage C) of row i - 1, which needs A of rows i-2..i, the
-     * quadrant split of row i - 2, which needs C of rows i-3..i-1, and
-     * rendering of row i - 3, which needs C and the quarters of rows
-     * i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of row
-     * i - 2). The rows that a band needs from its neighbours' bands (3 rows
-     * of A, 2 of C, 1 of the split on each side) it computes itself, into
-     * its own arrays: every value is a deterministic function of the pair
-     * and the phase, so the picture is the same for every thread count, no
-     * thread ever waits for another (no barrier inside the picture), and
-     * the rows a stage reads are still in the core's cache from the stage
-     * before. */
-    const int split_on = s->overlap, lag = split_on ? 3 : 2;
+     * wavefront, row by row (band_run()): screening (stage A) of row i,
+     * median and refinement (stage C) of row i - 1, which needs A of rows
+     * i-2..i, the quadrant split of row i - 2, which needs C of rows
+     * i-3..i-1, and rendering of row i - 3, which needs C and the quarters
+     * of rows i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of
+     * row i - 2). The rows that a band needs from its neighbours' bands (3
+     * rows of A, 2 of C, 1 of the split on each side) it computes itself,
+     * into its own arrays: every value is a deterministic function of the
+     * pair and the phase, so the picture is the same for every thread count
+     * and every split, no thread ever waits for another (no barrier inside
+     * the picture), and the rows a stage reads are still in the core's
+     * cache from the stage before. A thread claims each row it renders from
+     * its band (band_claim()); one that has finished takes the second half
+     * of the rows left in the band with the most (band_steal()), so that the
+     * threads end together however late one started (a thread sleeping
+     * between parallel regions wakes 1-2 ms after the fork on the 2-core
+     * machine) or whatever slowed it. */
+    /* The bands are set before the fork: a thread that starts late is not
+     * waited for, its band is there to be stolen from. */
+    for (int t = 0; t < s->threads; t++)
+        atomic_store_explicit(&s->band[MC_BAND_STRIDE * t],
+                              band_word((int)((int64_t)nby * t / s->threads),
+                                        (int)((int64_t)nby * (t + 1) / s->threads)),
+                              memory_order_relaxed);
 #pragma omp parallel num_threads(s->threads) if (s->threads > 1)
     {
 #if OMCTI_HAVE_OPENMP
@@ -126,35 +233,19 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
         const int nt = 1;
 #endif
         const int tid = thread_index();
-        const int r0 = (int)((int64_t)nby * tid / nt), r1 = (int)((int64_t)nby * (tid + 1) / nt);
-        McVec *vec_a = s->vec_a + nb * (size_t)tid, *vec_c = s->vec_c + nb * (size_t)tid;
-        McVec *vec_q = s->vec_q + 4 * nb * (size_t)tid;
-        uint8_t *split = s->split + nb * (size_t)tid;
-        uint16_t buf[6 * 32 * 32];
-        const int a0 = max_i(r0 - lag, 0), a1 = min_i(r1 + lag, nby);
-        const int c0 = max_i(r0 - lag + 1, 0), c1 = min_i(r1 + lag - 1, nby);
-        const int q0 = max_i(r0 - 1, 0), q1 = min_i(r1 + 1, nby);
-        for (int i = a0; r0 < r1 && i < a1 + lag; i++) {
-            if (i < a1)
-                for (int bx = 0; bx < nbx; bx++)
-                    mc_choose_block(s, pr, bx, i, vec_a);
-            const int j = i - 1;
-            if (j >= c0 && j < c1)
-                for (int bx = 0; bx < nbx; bx++)
-                    vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, pr, bx, j, vec_a);
-            const int q = i - 2;
-            if (split_on && q >= q0 && q < q1)
-                for (int bx = 0; bx < nbx; bx++)
-                    split[(size_t)q * nbx + bx] =
-                        (uint8_t)mc_quad_block(s, pr, bx, q, vec_c, vec_q);
-            const int r = i - lag;
-            if (r >= r0 && r < r1)
-                for (int bx = 0; bx < nbx; bx++) {
-                    if (split_on && split[(size_t)r * nbx + bx])
-                        mc_render_block_quad(s, vec_q, pr, bx, r, wt, out, buf);
-                    else
-                        mc_render_block(s, vec_c, pr, bx, r, wt, out, buf);
-                }
+        if (nt == s->threads) {
+            _Atomic uint64_t *own = &s->band[MC_BAND_STRIDE * tid];
+            int r0 = (int)((int64_t)nby * tid / nt), r1;
+            do {
+                band_run(s, pr, wt, out, tid, own, r0);
+                if (!band_steal(s->band, nt, &r0, &r1))
+                    break;
+                atomic_store_explicit(own, band_word(r0, r1), memory_order_relaxed);
+            } while (1);
+        } else { /* a smaller team than asked for: the even split, no stealing */
+            const int r0 = (int)((int64_t)nby * tid / nt);
+            _Atomic uint64_t own = band_word(r0, (int)((int64_t)nby * (tid + 1) / nt));
+            band_run(s, pr, wt, out, tid, &own, r0);
         }
     }
     return 0;

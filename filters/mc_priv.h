@@ -32,7 +32,12 @@ typedef struct Mc {
     McPhase ph;                  /* the phase of the picture being built   */
     McVec cam;                   /* the pair's camera vector (full pel)    */
     uint32_t *keys;              /* nbx*nby: camera vector scratch         */
+    /* The band wavefront's bands (mc_cpu.c), one word per thread, each on
+     * a cache line of its own: the render rows not yet claimed. */
+    _Atomic uint64_t *band;
 } Mc;
+
+enum { MC_BAND_STRIDE = 8 }; /* words between two threads' bands: 64 bytes */
 
 /* Splits a displacement in 1/16 pel into integer and fraction. */
 static inline void split16(int d, int *i, int *f)

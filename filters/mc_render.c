@@ -104,10 +104,21 @@ static void predict(const Mc *s, uint16_t *dst, const FilterPair *pr, int c, McV
     predict_clamped(dst, P, N, ix, iy, fx, fy, jx, jy, gx, gy, w, h, wt);
 }
 
+/* Rows of w samples (buffers of stride 32). The widths of half blocks and
+ * quarters (4, 8, 16) as fixed-size copies, which the compiler turns into
+ * a load and a store: a call of memcpy() per row of 8 to 32 bytes cost
+ * more than the copy, and most blocks copy some halves (docs/benchmarks.md). */
 static void copy_cols(uint16_t *dst, const uint16_t *src, int w, int h)
 {
-    for (int y = 0; y < h; y++)
-        memcpy(dst + y * 32, src + y * 32, (size_t)w * sizeof *dst);
+    const size_t row = (size_t)w * sizeof *dst;
+    if (w == 4)
+        for (int y = 0; y < h; y++) memcpy(dst + y * 32, src + y * 32, 4 * sizeof *dst);
+    else if (w == 8)
+        for (int y = 0; y < h; y++) memcpy(dst + y * 32, src + y * 32, 8 * sizeof *dst);
+    else if (w == 16)
+        for (int y = 0; y < h; y++) memcpy(dst + y * 32, src + y * 32, 16 * sizeof *dst);
+    else
+        for (int y = 0; y < h; y++) memcpy(dst + y * 32, src + y * 32, row);
 }
 
 /* Per block rather than per sub-block: the own vector's prediction over the

@@ -16,13 +16,12 @@ void scenecut_init(SceneCut *sc, const FilterParams *p)
 
 /* Spatial activity of a luma plane (McSceneStats.activity): the
  * horizontal and vertical absolute differences, every second row (plenty
- * for a global statistic). */
-static uint64_t plane_activity(const OmctiPlane *P, int threads)
+ * for a global statistic). scenecut_stats() runs the same rows on the
+ * team. */
+static uint64_t plane_activity(const OmctiPlane *P)
 {
     const McPlaneView v = { P->data, (int)P->stride, P->w, P->h };
-    (void)threads;
     uint64_t act = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : act) if (threads > 1)
     for (int y = 0; y < P->h - 1; y += 2)
         act += mc_activity_part(&v, y, 0, 1);
     return act;
@@ -33,24 +32,35 @@ void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats
     const OmctiPlane *P = &pair->prev->p[0], *N = &pair->next->p[0];
     const McPlaneView p = { P->data, (int)P->stride, P->w, P->h };
     const McPlaneView n = { N->data, (int)N->stride, N->w, N->h };
-    const uint64_t act = plane_activity(N, threads);
-    /* Textured blocks bit-identical in prev and next. Camera video never
-     * repeats a textured block exactly (noise, grain, coding); screen
-     * captures and synthetic content do wherever nothing changed, and
-     * change in steps rather than continuously. */
+    (void)threads;
+    /* next's spatial activity (plane_activity()), and the textured blocks
+     * bit-identical in prev and next: camera video never repeats a
+     * textured block exactly (noise, grain, coding); screen captures and
+     * synthetic content do wherever nothing changed, and change in steps
+     * rather than continuously. Both in one parallel region (each fork and
+     * join costs about a millisecond where the threads sleep between
+     * loops: src/motion/pyramid.c); the sums are integers, the same in any
+     * order. */
     const int nbx = P->w / block, nby = P->h / block; /* whole blocks only */
+    uint64_t act = 0;
     uint32_t textured = 0, same = 0;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : textured, same) if (threads > 1)
-    for (int by = 0; by < nby; by++)
-        for (int bx = 0; bx < nbx; bx++) {
-            int r = 3;
-            for (int y = 0; y < block; y++)
-                r &= mc_static_row(&p, &n, block, bx, by, y);
-            if (!(r & 1)) {
-                textured++;
-                same += (uint32_t)(r >> 1);
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+#pragma omp for schedule(static) reduction(+ : act) nowait
+        for (int y = 0; y < N->h - 1; y += 2)
+            act += mc_activity_part(&n, y, 0, 1);
+#pragma omp for schedule(static) reduction(+ : textured, same)
+        for (int by = 0; by < nby; by++)
+            for (int bx = 0; bx < nbx; bx++) {
+                int r = 3;
+                for (int y = 0; y < block; y++)
+                    r &= mc_static_row(&p, &n, block, bx, by, y);
+                if (!(r & 1)) {
+                    textured++;
+                    same += (uint32_t)(r >> 1);
+                }
             }
-        }
+    }
     st->activity = act;
     st->textured = textured;
     st->same = same;
@@ -225,7 +235,7 @@ uint32_t scenecut_change(const FilterPair *pair, const McSceneStats *st, int w, 
     const uint32_t spread = scenecut_spread(pair->fields, prev, next, st, w, h);
     if (spread < SCD_SPREAD_MIN)
         return spread;
-    const McSceneStats ps = { .activity = plane_activity(prev, 1) };
+    const McSceneStats ps = { .activity = plane_activity(prev) };
     const int flat_p = scenecut_flat(&ps, w, h), flat_n = scenecut_flat(st, w, h);
     if (flat_p || flat_n) {
         /* To or from a flat picture (black, a plain card): a cut when the

@@ -29,11 +29,20 @@
 
 enum { PYR_PAD = 32 }; /* replicated border of the coarse levels */
 
-/* Levels of fewer blocks than this run on the calling thread: each level
- * is a barrier, and on a loaded machine (more threads than cores) a barrier
- * waits for a descheduled thread; the small levels are cheap (a 1080p
- * picture: levels 1 and 0 have 8160 blocks, level 2 2040, the top 135). */
-enum { PYR_PARALLEL_MIN = 4096 };
+/* A loop runs on the OpenMP team only where it has a few milliseconds of
+ * work: a fork and a join cost about a millisecond where the other threads
+ * sleep between loops (omcti's launcher sets OMP_WAIT_POLICY=passive; the
+ * join waits for a thread to wake up even when the caller did all the
+ * work), and on a loaded machine the join waits for a descheduled thread.
+ * 1080p on the 2-core machine (docs/benchmarks.md, 2026-11-26): the top
+ * level's 270 SAD volumes (2.8 ms) and the middle levels of 2040 blocks
+ * or more (1.2 ms and up) gain; the pyramid's construction (0.1-0.4 ms a
+ * level) and the top level's pick (0.4 ms) took three times as long on
+ * the team as on one thread. */
+enum {
+    PYR_PARALLEL_MIN = 1024, /* middle levels: blocks                       */
+    PYR_PARALLEL_TOP = 32,   /* top level: blocks (289 SADs each)           */
+};
 
 struct PyramidSearch {
     const SadDSP *dsp;
@@ -126,11 +135,7 @@ static void build_level(PyramidSearch *s, int slot, int l, const PyrPlane *below
 {
     const PyrPlane d = level_plane(s, slot, l);
     uint8_t *data = (uint8_t *)d.data;
-    const int nt = s->threads;
-    (void)nt;
-    const int par = d.w * d.h >= PYR_PARALLEL_MIN * PYR_B * PYR_B;
-    (void)par;
-    PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(static)")
+    /* on the calling thread (PYR_PARALLEL_MIN) */
     for (int y = -PYR_PAD; y < d.h + PYR_PAD; y++) {
         uint8_t *row = data + (ptrdiff_t)y * d.stride;
         if (y >= 0 && y < d.h) {
@@ -204,6 +209,30 @@ static uint32_t coarse_sad(const PyramidSearch *s, const PyrPlane *cur, const Py
     return sad_direct(cur, ref, w, dx, dy);
 }
 
+/* The SADs of n candidates: four to an x4 call where the window is whole
+ * and the four displaced windows lie inside the padding (the block's rows
+ * loaded once for the four), else coarse_sad() one by one. */
+static void coarse_sads(const PyramidSearch *s, const PyrPlane *cur, const PyrPlane *ref,
+                        const PyrWin *w, const PyrVec *cand, int n, uint32_t *sad)
+{
+    int i = 0;
+    if (pyr_area(w) == PYR_WIN * PYR_WIN)
+        for (; i + 4 <= n; i += 4) {
+            int inside = 1;
+            ptrdiff_t off[4];
+            for (int j = 0; j < 4; j++) {
+                inside &= pyr_inside(w, cand[i + j].x, cand[i + j].y, ref->w, ref->h, PYR_PAD);
+                off[j] = cand[i + j].y * ref->stride + cand[i + j].x;
+            }
+            if (!inside)
+                break;
+            s->dsp->x4[1](cur->data + w->y0 * cur->stride + w->x0, cur->stride,
+                          ref->data + w->y0 * ref->stride + w->x0, ref->stride, off, sad + i);
+        }
+    for (; i < n; i++)
+        sad[i] = coarse_sad(s, cur, ref, w, cand[i].x, cand[i].y);
+}
+
 /* Top level, pass 1: the 289 SADs of block k kept, the best by the tie rule. */
 static uint64_t top_pass1(PyramidSearch *s, int f, const PyrPlane *cur, const PyrPlane *ref,
                           int k)
@@ -247,11 +276,11 @@ static uint64_t middle_block(PyramidSearch *s, int f, int l, const PyrPlane *cur
     PyrVec cand[PYR_MAX_CAND], pred;
     const int n = pyr_candidates(s->vec[f][l + 1], s->nbx[l + 1], s->nby[l + 1], bx, by,
                                  cand, &pred);
-    uint32_t bc = UINT32_MAX;
+    uint32_t bc = UINT32_MAX, sad_c[PYR_MAX_CAND];
     PyrVec b = cand[0];
+    coarse_sads(s, cur, ref, &w, cand, n, sad_c);
     for (int i = 0; i < n; i++)
-        pyr_consider(coarse_sad(s, cur, ref, &w, cand[i].x, cand[i].y), cand[i], area, pred,
-                     &bc, &b);
+        pyr_consider(sad_c[i], cand[i], area, pred, &bc, &b);
     int evaluated = n;
     for (int step = 0; step < PYR_WALK; step++) {
         PyrVec nb = b;
@@ -306,8 +335,31 @@ static inline uint32_t pyr_l0_sad(const Level0Ctx *c, int dx, int dy)
     return sad_direct(&c->cur, &c->ref, &c->w, dx, dy);
 }
 
+static inline void pyr_l0_square(const Level0Ctx *c, int cx, int cy, uint32_t sad[9]);
+
 #define PYR_L0_CTX const Level0Ctx *
+#define PYR_L0_SQUARE(c, cx, cy, sad) pyr_l0_square(c, cx, cy, sad)
 #include "src/motion/pyramid_level0.h"
+
+/* The 3x3 square: where the whole window displaced by every point of it
+ * lies inside the padding, two x4 calls and one single, each loading the
+ * block once (level 0 took 2.3x as long in nine single calls); else point
+ * by point. */
+static inline void pyr_l0_square(const Level0Ctx *c, int cx, int cy, uint32_t sad[9])
+{
+    if (!c->whole || !pyr_inside(&c->w, cx - 1, cy - 1, c->ref.w, c->ref.h, c->pad) ||
+        !pyr_inside(&c->w, cx + 1, cy + 1, c->ref.w, c->ref.h, c->pad)) {
+        pyr_l0_square_each(c, cx, cy, sad);
+        return;
+    }
+    const ptrdiff_t rs = c->ref.stride;
+    const uint8_t *cur = c->cur.data + c->w.y0 * c->cur.stride + c->w.x0;
+    const uint8_t *ref = c->ref.data + (c->w.y0 + cy - 1) * rs + c->w.x0 + cx - 1;
+    const ptrdiff_t o0[4] = { 0, 1, 2, rs }, o1[4] = { rs + 1, rs + 2, 2 * rs, 2 * rs + 1 };
+    c->dsp->x4[c->si](cur, c->cur.stride, ref, rs, o0, sad);
+    c->dsp->x4[c->si](cur, c->cur.stride, ref, rs, o1, sad + 4);
+    sad[8] = c->dsp->sad[c->si](cur, c->cur.stride, ref + 2 * rs + 2, rs);
+}
 
 /* Level 0: pyramid_level0.h's choice for output block k; its final vector
  * and plain SAD go to the field, the vector kept for the next pair (the
@@ -352,15 +404,14 @@ uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
     }
     /* Units: block k of field f, both fields in one loop per level. */
     const int ntop = s->nbx[L] * s->nby[L];
-    int par = ntop >= PYR_PARALLEL_MIN;
+    int par = ntop >= PYR_PARALLEL_TOP;
     (void)par;
     PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
     for (int u = 0; u < 2 * ntop; u++) {
         const int f = u & 1;
         ad += top_pass1(s, f, f ? &pb[L] : &pa[L], f ? &pa[L] : &pb[L], u >> 1);
     }
-    PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(static)")
-    for (int u = 0; u < 2 * ntop; u++)
+    for (int u = 0; u < 2 * ntop; u++) /* on the calling thread (PYR_PARALLEL_MIN) */
         top_pass2(s, u & 1, u >> 1);
     for (int l = L - 1; l >= 1; l--) {
         const int nbx = s->nbx[l], rows = 2 * s->nby[l];

@@ -5,7 +5,13 @@
  *   PYR_L0_CTX  the type of the SAD context (a pointer type), and
  *   static inline (or __device__) uint32_t pyr_l0_sad(PYR_L0_CTX c, int dx, int dy);
  *               the SAD of the block's window in cur against ref displaced
- *               by (dx, dy), equal to pyr_sad_clamped() however computed.
+ *               by (dx, dy), equal to pyr_sad_clamped() however computed;
+ * and optionally
+ *   PYR_L0_SQUARE(c, cx, cy, sad)
+ *               the 9 SADs of the 3x3 square around (cx, cy) into sad[],
+ *               raster order, each equal to pyr_l0_sad()'s (the CPU scores
+ *               them in three calls that load the block once per call);
+ *               by default nine pyr_l0_sad() calls.
  *
  * The block's choice:
  * 1. the 3x3 square around 2x the level-1 vector, penalised towards 2x the
@@ -39,17 +45,34 @@
 #define PYL0F static inline
 #endif
 
-/* pyr_consider() with the SAD computed here and kept with the best (*bs):
- * level 0 reports the plain SAD of its choice. (When the best is t, its
- * SAD is this one, whether t just won or had already.) */
-PYL0F void pyr_l0_consider(PYR_L0_CTX c, int area, PyrVec m2, PyrVec t, uint32_t *bc,
-                           PyrVec *b, uint32_t *bs)
+/* pyr_consider() of t with its SAD, kept with the best (*bs): level 0
+ * reports the plain SAD of its choice. (When the best is t, its SAD is this
+ * one, whether t just won or had already.) */
+PYL0F void pyr_l0_consider_sad(uint32_t sad, int area, PyrVec m2, PyrVec t, uint32_t *bc,
+                               PyrVec *b, uint32_t *bs)
 {
-    const uint32_t sad = pyr_l0_sad(c, t.x, t.y);
     pyr_consider(sad, t, area, m2, bc, b);
     if (b->x == t.x && b->y == t.y)
         *bs = sad;
 }
+
+/* The same with the SAD computed here. */
+PYL0F void pyr_l0_consider(PYR_L0_CTX c, int area, PyrVec m2, PyrVec t, uint32_t *bc,
+                           PyrVec *b, uint32_t *bs)
+{
+    pyr_l0_consider_sad(pyr_l0_sad(c, t.x, t.y), area, m2, t, bc, b, bs);
+}
+
+/* The 3x3 square's SADs point by point (PYR_L0_SQUARE's default). */
+PYL0F void pyr_l0_square_each(PYR_L0_CTX c, int cx, int cy, uint32_t sad[9])
+{
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 3; i++)
+            sad[3 * j + i] = pyr_l0_sad(c, cx + i - 1, cy + j - 1);
+}
+#ifndef PYR_L0_SQUARE
+#define PYR_L0_SQUARE(c, cx, cy, sad) pyr_l0_square_each(c, cx, cy, sad)
+#endif
 
 /* Block (bx, by) of a bw x bh grid: v1 and m1 its level-1 vector and
  * median, area its window's pixels, hist the vectors the previous pair kept
@@ -65,13 +88,14 @@ PYL0F int pyr_level0_block(PYR_L0_CTX c, int area, PyrVec v1, PyrVec m1, const P
     m2.y = (int16_t)(2 * m1.y);
     b.x = 0;
     b.y = 0;
-    uint32_t bc = UINT32_MAX, bs = 0;
+    uint32_t bc = UINT32_MAX, bs = 0, sq[9];
+    PYR_L0_SQUARE(c, 2 * v1.x, 2 * v1.y, sq);
     for (int j = -1; j <= 1; j++)
         for (int i = -1; i <= 1; i++) {
             PyrVec t;
             t.x = (int16_t)(2 * v1.x + i);
             t.y = (int16_t)(2 * v1.y + j);
-            pyr_l0_consider(c, area, m2, t, &bc, &b, &bs);
+            pyr_l0_consider_sad(sq[3 * (j + 1) + i + 1], area, m2, t, &bc, &b, &bs);
         }
     int evaluated = 9;
     const PyrVec base = b;

@@ -104,15 +104,20 @@ double checkasm_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-void checkasm_bench_result(int ref, double seconds, int calls)
+void checkasm_bench_result_as(const char *label, int ref, double seconds, int calls)
 {
     const double ns = seconds * 1e9 / calls;
     if (ref) {
         st.ref_ns = ns;
         return;
     }
-    printf("  bench %-28s %-6s %10.1f ns/call (C %10.1f ns, %.2fx)\n", st.name,
+    printf("  bench %-28s %-6s %10.1f ns/call (C %10.1f ns, %.2fx)\n", label ? label : st.name,
            cpu_level_name(st.level), ns, st.ref_ns, st.ref_ns / ns);
+}
+
+void checkasm_bench_result(int ref, double seconds, int calls)
+{
+    checkasm_bench_result_as(NULL, ref, seconds, calls);
 }
 
 int main(int argc, char **argv)

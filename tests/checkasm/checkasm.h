@@ -56,6 +56,8 @@ int checkasm_benching(void);
 int checkasm_self_check(void);
 double checkasm_now(void);
 void checkasm_bench_result(int ref, double seconds, int calls);
+/* The same under a label of its own (one function benched at several sizes). */
+void checkasm_bench_result_as(const char *label, int ref, double seconds, int calls);
 
 /* The test groups. */
 void checkasm_check_sad(void);

@@ -3,6 +3,7 @@
  * (0/255 noise: the largest filter overshoots) as well as smooth content.
  * Planes are allocated so that a read before the first used sample or more
  * than 32 bytes past the last shows up under ASan or valgrind. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,24 @@ static void check_sads(const McDSP *d, const McDSP *c)
             free(N.mem);
         }
         checkasm_report(ITERS);
+        /* the sizes the conversion runs: the refinement's 16x16 block, the
+         * quadrant split's 8x8 quarter */
+        for (int size = 16; checkasm_benching() && size >= 8; size -= 8) {
+            Plane P;
+            plane_alloc(&P, 0, 40, 40, 2);
+            char label[32];
+            snprintf(label, sizeof label, "mc_sad_bilin_%dx%d", size, size);
+            for (int k = 0; k < 2; k++) {
+                const McSadBilinFn fn = k ? d->sad_bilin : ref_b;
+                uint32_t sink = 0;
+                const double t0 = checkasm_now();
+                for (int i = 0; i < 20000; i++)
+                    sink += fn(P.org + (i & 7), P.stride, i & 15, (i >> 4) & 15,
+                               P.org + P.stride, P.stride, (i >> 2) & 15, 6, size, size);
+                checkasm_bench_result_as(label, !k, checkasm_now() - t0 + 0 * sink, 20000);
+            }
+            free(P.mem);
+        }
     }
     const McSadFn ref = checkasm_check_func((void *)d->sad, (void *)c->sad, "mc_sad");
     if (ref) {
