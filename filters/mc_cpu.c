@@ -160,6 +160,8 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
     McVec *vec_q = s->vec_q + 4 * nb * (size_t)tid;
     uint8_t *split = s->split + nb * (size_t)tid;
     uint16_t buf[6 * 32 * 32];
+    if ((int)(atomic_load_explicit(own, memory_order_relaxed) >> 32) <= r0)
+        return; /* an empty band (fewer rows than threads) */
     const int c0 = max_i(r0 - lag + 1, 0), q0 = max_i(r0 - 1, 0);
     for (int i = max_i(r0 - lag, 0); i < nby + lag; i++) {
         const int r = i - lag;
@@ -206,9 +208,10 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * i-2..i, the quadrant split of row i - 2, which needs C of rows
      * i-3..i-1, and rendering of row i - 3, which needs C and the quarters
      * of rows i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of
-     * row i - 2). The rows that a band needs from its neighbours' bands (3
-     * rows of A, 2 of C, 1 of the split on each side) it computes itself,
-     * into its own arrays: every value is a deterministic function of the
+     * row i - 2). The rows that a band needs above its first row (3 rows of
+     * A, 2 of C, 1 of the split; without OBMC 2 of A, 1 of C) and below its
+     * last (those its last steps compute before a claim fails) it computes
+     * itself, into its own arrays: every value is a deterministic function of the
      * pair and the phase, so the picture is the same for every thread count
      * and every split, no thread ever waits for another (no barrier inside
      * the picture), and the rows a stage reads are still in the core's
@@ -217,7 +220,9 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * of the rows left in the band with the most (band_steal()), so that the
      * threads end together however late one started (a thread sleeping
      * between parallel regions wakes 1-2 ms after the fork on the 2-core
-     * machine) or whatever slowed it. */
+     * machine) or whatever slowed it. A thief takes at least 2 rows of the
+     * 4 or more left: with the rows above it recomputes (about 1.3 rows'
+     * work) it still ends before the owner would have. */
     /* The bands are set before the fork: a thread that starts late is not
      * waited for, its band is there to be stolen from. */
     for (int t = 0; t < s->threads; t++)

@@ -8,8 +8,9 @@
  * run.
  *
  * Every block of a level depends only on the level above (or on pass 1 of
- * the same level): OpenMP over rows of blocks, one level after the other,
- * gives the same fields for every thread count. Vectors can reach far
+ * the same level): OpenMP over rows of blocks, one level after the other
+ * (the levels with enough work: PYR_PARALLEL_MIN), gives the same fields
+ * for every thread count. Vectors can reach far
  * outside the frame's padding (+-150 px and more): every SAD reads directly
  * only where the displaced window lies inside the padding and clamps the
  * coordinates elsewhere (the same values, as the padding replicates the
@@ -135,7 +136,7 @@ static void build_level(PyramidSearch *s, int slot, int l, const PyrPlane *below
 {
     const PyrPlane d = level_plane(s, slot, l);
     uint8_t *data = (uint8_t *)d.data;
-    /* on the calling thread (PYR_PARALLEL_MIN) */
+    /* on the calling thread: too little work for a fork (PYR_PARALLEL_MIN) */
     for (int y = -PYR_PAD; y < d.h + PYR_PAD; y++) {
         uint8_t *row = data + (ptrdiff_t)y * d.stride;
         if (y >= 0 && y < d.h) {
@@ -411,7 +412,8 @@ uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
         const int f = u & 1;
         ad += top_pass1(s, f, f ? &pb[L] : &pa[L], f ? &pa[L] : &pb[L], u >> 1);
     }
-    for (int u = 0; u < 2 * ntop; u++) /* on the calling thread (PYR_PARALLEL_MIN) */
+    /* on the calling thread: too little work for a fork (PYR_PARALLEL_MIN) */
+    for (int u = 0; u < 2 * ntop; u++)
         top_pass2(s, u & 1, u >> 1);
     for (int l = L - 1; l >= 1; l--) {
         const int nbx = s->nbx[l], rows = 2 * s->nby[l];
