@@ -100,6 +100,12 @@ static inline uint64_t band_word(int next, int end)
     return (uint64_t)(uint32_t)next | (uint64_t)(uint32_t)end << 32;
 }
 
+/* The first row of thread t's band in an even split of nby rows. */
+static inline int band_first(int nby, int t, int nt)
+{
+    return (int)((int64_t)nby * t / nt);
+}
+
 /* The owner's claim of render row r, its band's next: 0 once the band ends
  * at r (a thief took the rest). */
 static int band_claim(_Atomic uint64_t *band, int r)
@@ -227,8 +233,8 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * waited for, its band is there to be stolen from. */
     for (int t = 0; t < s->threads; t++)
         atomic_store_explicit(&s->band[MC_BAND_STRIDE * t],
-                              band_word((int)((int64_t)nby * t / s->threads),
-                                        (int)((int64_t)nby * (t + 1) / s->threads)),
+                              band_word(band_first(nby, t, s->threads),
+                                        band_first(nby, t + 1, s->threads)),
                               memory_order_relaxed);
 #pragma omp parallel num_threads(s->threads) if (s->threads > 1)
     {
@@ -240,7 +246,7 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
         const int tid = thread_index();
         if (nt == s->threads) {
             _Atomic uint64_t *own = &s->band[MC_BAND_STRIDE * tid];
-            int r0 = (int)((int64_t)nby * tid / nt), r1;
+            int r0 = band_first(nby, tid, nt), r1;
             do {
                 band_run(s, pr, wt, out, tid, own, r0);
                 if (!band_steal(s->band, nt, &r0, &r1))
@@ -248,8 +254,8 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
                 atomic_store_explicit(own, band_word(r0, r1), memory_order_relaxed);
             } while (1);
         } else { /* a smaller team than asked for: the even split, no stealing */
-            const int r0 = (int)((int64_t)nby * tid / nt);
-            _Atomic uint64_t own = band_word(r0, (int)((int64_t)nby * (tid + 1) / nt));
+            const int r0 = band_first(nby, tid, nt);
+            _Atomic uint64_t own = band_word(r0, band_first(nby, tid + 1, nt));
             band_run(s, pr, wt, out, tid, &own, r0);
         }
     }
