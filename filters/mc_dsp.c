@@ -22,24 +22,31 @@ static void pred2_c(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,
 }
 
 static uint32_t sad_bilin_c(const uint8_t *p, ptrdiff_t ps, int pfx, int pfy, const uint8_t *n,
-                            ptrdiff_t ns, int nfx, int nfy, int w, int h)
+                            ptrdiff_t ns, int nfx, int nfy, int w, int h, uint32_t bound)
 {
     /* reads rows 0 .. h and columns 0 .. w */
     const McPlaneView pv = { p, (int)ps, w + 1, h + 1 }, nv = { n, (int)ns, w + 1, h + 1 };
     uint32_t sad = 0;
-    for (int y = 0; y < h; y++)
+    for (int y = 0; y < h; y++) {
         for (int x = 0; x < w; x++)
             sad += (uint32_t)mc_abs(mc_bilin_px(&pv, x, y, pfx, pfy) -
                                     mc_bilin_px(&nv, x, y, nfx, nfy));
+        if (y % MC_SAD_STRIP == MC_SAD_STRIP - 1 && sad >= bound)
+            return sad;
+    }
     return sad;
 }
 
-static uint32_t sad_c(const uint8_t *p, ptrdiff_t ps, const uint8_t *n, ptrdiff_t ns, int w, int h)
+static uint32_t sad_c(const uint8_t *p, ptrdiff_t ps, const uint8_t *n, ptrdiff_t ns, int w, int h,
+                      uint32_t bound)
 {
     uint32_t sad = 0;
-    for (int y = 0; y < h; y++, p += ps, n += ns)
+    for (int y = 0; y < h; y++, p += ps, n += ns) {
         for (int x = 0; x < w; x++)
             sad += (uint32_t)abs(p[x] - n[x]);
+        if (y % MC_SAD_STRIP == MC_SAD_STRIP - 1 && sad >= bound)
+            return sad;
+    }
     return sad;
 }
 

@@ -36,17 +36,27 @@ typedef void (*McPred2Fn)(uint16_t *dst, ptrdiff_t ds,
                           const uint8_t *n, ptrdiff_t ns, int nfx, int nfy,
                           int w, int h, int wt);
 
+/* The two SADs below stop early, as x264's early termination does: the
+ * window is summed in strips of MC_SAD_STRIP rows (all columns), and once
+ * the sum of the strips so far reaches bound, that sum is returned. So the
+ * result is the exact SAD when the SAD is below bound, else a partial sum
+ * >= bound; bound = UINT32_MAX gives the exact SAD. A caller that only
+ * needs to know whether a candidate beats a cost gets the same decision
+ * for less work (docs/benchmarks.md, "Early termination"). Every variant
+ * returns the C reference's value, partial sums included. */
+#define MC_SAD_STRIP 4
+
 /* Sum over a w x h window of |B(p, pfx, pfy) - B(n, nfx, nfy)| where B is
  * the bilinear sample in 1/16 units:
  *   ((16-fx)(16-fy) q00 + fx(16-fy) q01 + (16-fx)fy q10 + fx fy q11 + 8) >> 4.
  * Reads rows 0 .. h and columns 0 .. w of both planes; w, h are 1 .. 64. */
 typedef uint32_t (*McSadBilinFn)(const uint8_t *p, ptrdiff_t ps, int pfx, int pfy,
                                  const uint8_t *n, ptrdiff_t ns, int nfx, int nfy,
-                                 int w, int h);
+                                 int w, int h, uint32_t bound);
 
 /* Plain SAD of two w x h byte windows; w, h are 1 .. 64. */
 typedef uint32_t (*McSadFn)(const uint8_t *p, ptrdiff_t ps, const uint8_t *n, ptrdiff_t ns,
-                            int w, int h);
+                            int w, int h, uint32_t bound);
 
 /* OBMC sum with weights in 1/8 (the H.263 masks are multiples of 32/256):
  *   dst[x] = (k0[x] * o[x] + k1[x] * hp[x] + k2[x] * vp[x] + 64) >> 7

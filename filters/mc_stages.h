@@ -23,6 +23,13 @@
  *         the same costs under the one-sided rule at the picture's edges:
  *         mc_one_sided_cost() of the sums of mc_cost_{int,sub}_os_part()
  *         (mc_block.h), however the backend computes them;
+ *     uint32_t mc_cost_int_os_below(..., uint32_t bound);
+ *     uint32_t mc_cost_sub_os_below(..., uint32_t bound);
+ *         the same with a bound: the cost when it is below bound, else any
+ *         value >= bound (a backend may stop summing there, as x264's early
+ *         termination does; the CPU's DSP does, the GPU's lanes do not). The
+ *         template passes a bound only where a cost at or above it cannot
+ *         change a decision, so the decisions are those of the exact costs;
  *     void mc_chroma_os(MC_STAGE_CTX c, int x0, int y0, int w, int h,
  *                       int ax, int ay, int bx, int by, uint32_t *sad,
  *                       uint32_t *missed);
@@ -164,11 +171,16 @@ MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
         const int ax = mc_disp(ph, cx[i]), ay = mc_disp(ph, cy[i]);
         const uint32_t d1 = (uint32_t)(mc_abs(cx[i] - cam.x) + mc_abs(cy[i] - cam.y));
         const uint32_t dl = (uint32_t)(mc_abs(cx[i] - loc.x) + mc_abs(cy[i] - loc.y));
-        uint32_t s = mc_cost_int_os(c, g, x0, y0, w, h, ax, ay, cx[i] - ax, cy[i] - ay) +
-                     (uint32_t)(((uint64_t)(w * h) * d1) >> MC_SMOOTH_SHIFT) +
-                     (uint32_t)(((uint64_t)(w * h) * dl) >> MC_LOCAL_SHIFT);
-        /* The colour term is >= 0: a candidate already at the best cannot
-         * win, and its colour need not be counted (the same choice). */
+        const uint32_t smooth = (uint32_t)(((uint64_t)(w * h) * d1) >> MC_SMOOTH_SHIFT) +
+                                (uint32_t)(((uint64_t)(w * h) * dl) >> MC_LOCAL_SHIFT);
+        /* Every term is >= 0: a candidate whose terms so far reach the best
+         * cannot win, and the rest of its cost is not needed (the same
+         * choice): its SAD is bounded, its colour not counted. */
+        if (smooth >= best)
+            continue;
+        uint32_t s = mc_cost_int_os_below(c, g, x0, y0, w, h, ax, ay, cx[i] - ax, cy[i] - ay,
+                                          best - smooth) +
+                     smooth;
         if (s >= best)
             continue;
         s += mc_chroma_cost(c, g, ph, x0, y0, w, h, cx[i], cy[i]);
@@ -250,7 +262,9 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
         McVec best = v;
         for (int i = 0; i < 8; i++) {
             const int vx = v.x + d8[i][0] * step, vy = v.y + d8[i][1] * step;
-            const uint32_t cc = mc_cost_sub_os(c, g, ph, x0, y0, w, h, vx, vy);
+            /* (a cost at or above cv - margin loses: bounded there) */
+            const uint32_t bound = cv > margin ? (uint32_t)(cv - margin) : 0;
+            const uint32_t cc = mc_cost_sub_os_below(c, g, ph, x0, y0, w, h, vx, vy, bound);
             if (cc + margin < cv) {
                 cv = cc;
                 best.x = (int16_t)vx;
@@ -333,8 +347,15 @@ MCF int mc_quad(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec 
             const uint32_t pen = j >= MC_QUAD_FINAL ? area * l1 * MC_QUAD_FIELD_PEN : 0;
             if (pen >= best || (uint64_t)pen * 16 >= (uint64_t)MC_QUAD_GUARD * co)
                 continue;
+            /* A cost at or above the best, or at or above the guard's
+             * limit (the smallest cost it refuses), is never taken: it
+             * may lower the best only to a value the guard refuses, and a
+             * candidate below the limit still gets its exact cost. So the
+             * SAD is bounded there (the same choice). */
+            const uint64_t limit = ((uint64_t)MC_QUAD_GUARD * co + 15) / 16;
+            const uint32_t bound = (uint32_t)(limit < best ? limit : best) - pen;
             const uint32_t cc =
-                mc_cost_sub_os(c, g, ph, x0, y0, hb, hb, cand[j].x, cand[j].y) + pen;
+                mc_cost_sub_os_below(c, g, ph, x0, y0, hb, hb, cand[j].x, cand[j].y, bound) + pen;
             if (cc < best) {
                 best = cc;
                 bv = cand[j];

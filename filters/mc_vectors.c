@@ -35,19 +35,23 @@ static COLD uint32_t cost_sub_clamped(const OmctiPlane *P, const OmctiPlane *N,
  * footprints are inside the padded planes (nearly always), else the C
  * reference with clamped reads. */
 static inline uint32_t cost_int(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N,
-                                int x0, int y0, int w, int h, int ax, int ay, int bx, int by)
+                                int x0, int y0, int w, int h, int ax, int ay, int bx, int by,
+                                uint32_t bound)
 {
     if (inside(P, x0 - ax, y0 - ay, w, h) && inside(N, x0 + bx, y0 + by, w, h))
         return dsp->sad(P->data + (ptrdiff_t)(y0 - ay) * P->stride + x0 - ax, P->stride,
-                        N->data + (ptrdiff_t)(y0 + by) * N->stride + x0 + bx, N->stride, w, h);
+                        N->data + (ptrdiff_t)(y0 + by) * N->stride + x0 + bx, N->stride, w, h,
+                        bound);
     return cost_int_clamped(P, N, x0, y0, w, h, ax, ay, bx, by);
 }
 
-/* Exact bilateral cost of a quarter-pel vector at the phase over the
- * window, in 1/16 units (bilinear samples): the fused DSP kernel, or the C
- * reference where a footprint leaves the padded planes. */
-static uint32_t cost_sub(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N, int x0,
-                         int y0, int w, int h, int vx, int vy, const McPhase *ph)
+/* Bilateral cost of a quarter-pel vector at the phase over the window, in
+ * 1/16 units (bilinear samples): the fused DSP kernel (which may stop once
+ * the sum reaches bound, mc_dsp.h), or the C reference where a footprint
+ * leaves the padded planes. */
+static inline uint32_t cost_sub(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N,
+                                int x0, int y0, int w, int h, int vx, int vy, const McPhase *ph,
+                                uint32_t bound)
 {
     int ax, ay, bx, by, ix, fx, iy, fy, jx, gx, jy, gy;
     mc_phase_split(vx, 4, ph, &ax, &bx);
@@ -58,7 +62,8 @@ static uint32_t cost_sub(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane
     split16(y0 * 16 + by, &jy, &gy);
     if (inside(P, ix, iy, w, h) && inside(N, jx, jy, w, h))
         return dsp->sad_bilin(P->data + (ptrdiff_t)iy * P->stride + ix, P->stride, fx, fy,
-                              N->data + (ptrdiff_t)jy * N->stride + jx, N->stride, gx, gy, w, h);
+                              N->data + (ptrdiff_t)jy * N->stride + jx, N->stride, gx, gy, w, h,
+                              bound);
     return cost_sub_clamped(P, N, ph, x0, y0, w, h, vx, vy);
 }
 
@@ -76,13 +81,13 @@ typedef struct McCostCtx {
 static inline uint32_t mc_cost_int(const McCostCtx *c, int x0, int y0, int w, int h, int ax,
                                    int ay, int bx, int by)
 {
-    return cost_int(c->dsp, c->P, c->N, x0, y0, w, h, ax, ay, bx, by);
+    return cost_int(c->dsp, c->P, c->N, x0, y0, w, h, ax, ay, bx, by, UINT32_MAX);
 }
 
 static inline uint32_t mc_cost_sub(const McCostCtx *c, int x0, int y0, int w, int h, int vx,
                                    int vy)
 {
-    return cost_sub(c->dsp, c->P, c->N, x0, y0, w, h, vx, vy, c->ph);
+    return cost_sub(c->dsp, c->P, c->N, x0, y0, w, h, vx, vy, c->ph, UINT32_MAX);
 }
 
 /* The one-sided costs (mc_block.h mc_one_sided_cost()) from rectangles:
@@ -91,12 +96,13 @@ static inline uint32_t mc_cost_sub(const McCostCtx *c, int x0, int y0, int w, in
  * the window it is summed in, so the SAD over them is the DSP cost over
  * that rectangle; the two-sided SAD is needed only where the rule does not
  * apply. Windows whose samples are all inside (nearly all) take one call. */
-static inline uint32_t mc_cost_int_os(const McCostCtx *c, const McGrid *g, int x0, int y0, int w,
-                                      int h, int ax, int ay, int bx, int by)
+static inline uint32_t mc_cost_int_os_below(const McCostCtx *c, const McGrid *g, int x0, int y0,
+                                            int w, int h, int ax, int ay, int bx, int by,
+                                            uint32_t bound)
 {
     if (mc_in_picture(g->width, g->height, x0 - ax, y0 - ay, w, h) &&
         mc_in_picture(g->width, g->height, x0 + bx, y0 + by, w, h))
-        return mc_cost_int(c, x0, y0, w, h, ax, ay, bx, by);
+        return cost_int(c->dsp, c->P, c->N, x0, y0, w, h, ax, ay, bx, by, bound);
     int rx, ry, rw, rh;
     mc_valid_rect(g->width, g->height, x0, y0, w, h, -ax, -ay, bx, by, &rx, &ry, &rw, &rh);
     const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
@@ -107,14 +113,15 @@ static inline uint32_t mc_cost_int_os(const McCostCtx *c, const McGrid *g, int x
     return mc_one_sided_cost(w * h, 0, sad, missed, MC_OCC_T);
 }
 
-static inline uint32_t mc_cost_sub_os(const McCostCtx *c, const McGrid *g, const McPhase *ph,
-                                      int x0, int y0, int w, int h, int vx, int vy)
+static inline uint32_t mc_cost_sub_os_below(const McCostCtx *c, const McGrid *g,
+                                            const McPhase *ph, int x0, int y0, int w, int h,
+                                            int vx, int vy, uint32_t bound)
 {
     /* |a|, |b| <= 4 |v| (1/16 pel): the integer sample positions lie
      * within (|v| + 3) / 4 pixels of the window */
     const int mx = (mc_abs(vx) + 3) >> 2, my = (mc_abs(vy) + 3) >> 2;
     if (mc_in_picture(g->width, g->height, x0 - mx, y0 - my, w + 2 * mx, h + 2 * my))
-        return mc_cost_sub(c, x0, y0, w, h, vx, vy);
+        return cost_sub(c->dsp, c->P, c->N, x0, y0, w, h, vx, vy, c->ph, bound);
     int ax, ay, bx, by, rx, ry, rw, rh;
     mc_phase_split(vx, 4, ph, &ax, &bx);
     mc_phase_split(vy, 4, ph, &ay, &by);
@@ -128,6 +135,18 @@ static inline uint32_t mc_cost_sub_os(const McCostCtx *c, const McGrid *g, const
     return mc_one_sided_cost(w * h, 0, sad, missed, 16 * MC_OCC_T);
 }
 
+static inline uint32_t mc_cost_int_os(const McCostCtx *c, const McGrid *g, int x0, int y0, int w,
+                                      int h, int ax, int ay, int bx, int by)
+{
+    return mc_cost_int_os_below(c, g, x0, y0, w, h, ax, ay, bx, by, UINT32_MAX);
+}
+
+static inline uint32_t mc_cost_sub_os(const McCostCtx *c, const McGrid *g, const McPhase *ph,
+                                      int x0, int y0, int w, int h, int vx, int vy)
+{
+    return mc_cost_sub_os_below(c, g, ph, x0, y0, w, h, vx, vy, UINT32_MAX);
+}
+
 /* The colour term's sums from rectangles, as mc_cost_int_os(): the pixels
  * both sides see form one rectangle of the chroma plane. */
 static inline void mc_chroma_os(const McCostCtx *c, int x0, int y0, int w, int h, int ax, int ay,
@@ -137,8 +156,8 @@ static inline void mc_chroma_os(const McCostCtx *c, int x0, int y0, int w, int h
     mc_valid_rect(c->PU->w, c->PU->h, x0, y0, w, h, -ax, -ay, bx, by, &rx, &ry, &rw, &rh);
     const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
     *missed = (uint32_t)(w * h - valid);
-    *sad = valid ? cost_int(c->dsp, c->PU, c->NU, rx, ry, rw, rh, ax, ay, bx, by) +
-                       cost_int(c->dsp, c->PV, c->NV, rx, ry, rw, rh, ax, ay, bx, by)
+    *sad = valid ? cost_int(c->dsp, c->PU, c->NU, rx, ry, rw, rh, ax, ay, bx, by, UINT32_MAX) +
+                       cost_int(c->dsp, c->PV, c->NV, rx, ry, rw, rh, ax, ay, bx, by, UINT32_MAX)
                  : 0;
 }
 

@@ -102,6 +102,22 @@ MCF uint32_t mc_cost_sub_os(const CudaMcArgs *a, const McGrid *g, const McPhase 
     return mc_one_sided_cost(w * h, all, valid, missed, 16 * MC_OCC_T);
 }
 
+/* The lanes sum the whole window in one pass, so a bound saves nothing
+ * here: the exact cost, which is what the template's contract allows. */
+MCF uint32_t mc_cost_int_os_below(const CudaMcArgs *a, const McGrid *g, int x0, int y0, int w,
+                                  int h, int ax, int ay, int bx, int by, uint32_t bound)
+{
+    (void)bound;
+    return mc_cost_int_os(a, g, x0, y0, w, h, ax, ay, bx, by);
+}
+
+MCF uint32_t mc_cost_sub_os_below(const CudaMcArgs *a, const McGrid *g, const McPhase *ph,
+                                  int x0, int y0, int w, int h, int vx, int vy, uint32_t bound)
+{
+    (void)bound;
+    return mc_cost_sub_os(a, g, ph, x0, y0, w, h, vx, vy);
+}
+
 /* The colour term's sums: one pass over each chroma plane's window, as
  * mc_cost_int_os() (one warp sum each, no branch around them). */
 MCF void mc_chroma_os(const CudaMcArgs *a, int x0, int y0, int w, int h, int ax, int ay, int bx,

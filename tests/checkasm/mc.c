@@ -69,14 +69,36 @@ static void check_pred2(const McDSP *d, const McDSP *c)
     }
 }
 
+/* A bound for the early exit of the SADs (mc_dsp.h), from the exact SAD:
+ * none, 0, just below, at or above it, or anywhere below it. */
+static uint32_t pick_bound(int iter, uint32_t exact)
+{
+    switch (iter % 6) {
+    case 0: return UINT32_MAX;
+    case 1: return 0;
+    case 2: return exact ? exact - 1 : 0;
+    case 3: return exact;
+    case 4: return exact + 1;
+    default: return (uint32_t)checkasm_rnd((int)(exact / 2 * 3 < 0x7fffffff ? exact / 2 * 3 + 1 : 0x7fffffff));
+    }
+}
+
+/* The contract of a bounded SAD: exact below the bound, else at least the
+ * bound and at most the exact SAD. */
+static int bound_kept(uint32_t got, uint32_t exact, uint32_t bound)
+{
+    return exact < bound ? got == exact : got >= bound && got <= exact;
+}
+
 static void check_sads(const McDSP *d, const McDSP *c)
 {
     const McSadBilinFn ref_b = checkasm_check_func((void *)d->sad_bilin, (void *)c->sad_bilin,
                                                    "mc_sad_bilin");
     if (ref_b) {
         for (int iter = 0; iter < ITERS; iter++) {
-            /* every 4th case a size the variants specialise (16x16, 20x20) */
-            const int fixed = iter % 4 == 3 ? (iter / 4 % 2 ? 20 : 16) : 0;
+            /* every 4th case a size the variants specialise (16x16, 20x20, 8x8) */
+            static const int sizes[3] = { 16, 20, 8 };
+            const int fixed = iter % 4 == 3 ? sizes[iter / 4 % 3] : 0;
             const int w = fixed ? fixed : 1 + checkasm_rnd(iter < ITERS / 2 ? 48 : 64);
             const int h = fixed ? fixed : 1 + checkasm_rnd(64);
             const int pfx = checkasm_rnd(16), pfy = checkasm_rnd(16);
@@ -84,12 +106,16 @@ static void check_sads(const McDSP *d, const McDSP *c)
             Plane P, N;
             plane_alloc(&P, 0, h + 1, w + 1, iter % 3);
             plane_alloc(&N, 0, h + 1, w + 1, iter % 3);
-            const uint32_t r = ref_b(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy, w, h);
+            const uint32_t exact = ref_b(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy,
+                                         w, h, UINT32_MAX);
+            const uint32_t bound = pick_bound(iter / 4, exact);
+            const uint32_t r = ref_b(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy, w, h,
+                                     bound);
             const uint32_t n = d->sad_bilin(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy,
-                                            w, h);
-            if (r != n)
-                checkasm_fail("%dx%d frac %d,%d / %d,%d: %u != %u", w, h, pfx, pfy, nfx, nfy, n,
-                              r);
+                                            w, h, bound);
+            if (r != n || !bound_kept(r, exact, bound))
+                checkasm_fail("%dx%d frac %d,%d / %d,%d bound %u: %u != %u (exact %u)", w, h,
+                              pfx, pfy, nfx, nfy, bound, n, r, exact);
             free(P.mem);
             free(N.mem);
         }
@@ -107,7 +133,8 @@ static void check_sads(const McDSP *d, const McDSP *c)
                 const double t0 = checkasm_now();
                 for (int i = 0; i < 20000; i++)
                     sink += fn(P.org + (i & 7), P.stride, i & 15, (i >> 4) & 15,
-                               P.org + P.stride, P.stride, (i >> 2) & 15, 6, size, size);
+                               P.org + P.stride, P.stride, (i >> 2) & 15, 6, size, size,
+                               UINT32_MAX);
                 checkasm_bench_result_as(label, !k, checkasm_now() - t0 + 0 * sink, 20000);
             }
             free(P.mem);
@@ -122,10 +149,12 @@ static void check_sads(const McDSP *d, const McDSP *c)
             Plane P, N;
             plane_alloc(&P, 0, h, w, iter % 3);
             plane_alloc(&N, 0, h, w, iter % 3);
-            const uint32_t r = ref(P.org, P.stride, N.org, N.stride, w, h);
-            const uint32_t n = d->sad(P.org, P.stride, N.org, N.stride, w, h);
-            if (r != n)
-                checkasm_fail("%dx%d: %u != %u", w, h, n, r);
+            const uint32_t exact = ref(P.org, P.stride, N.org, N.stride, w, h, UINT32_MAX);
+            const uint32_t bound = pick_bound(iter / 4, exact);
+            const uint32_t r = ref(P.org, P.stride, N.org, N.stride, w, h, bound);
+            const uint32_t n = d->sad(P.org, P.stride, N.org, N.stride, w, h, bound);
+            if (r != n || !bound_kept(r, exact, bound))
+                checkasm_fail("%dx%d bound %u: %u != %u (exact %u)", w, h, bound, n, r, exact);
             free(P.mem);
             free(N.mem);
         }
