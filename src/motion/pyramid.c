@@ -182,18 +182,12 @@ static int pyramid_of(PyramidSearch *s, const OmctiFrame *f, int keep)
 
 /* The clamped SAD where the displaced window lies inside the padding: the
  * same sum without the clamps (windows clipped at the picture's edges). */
-static uint32_t sad_direct(const PyrPlane *cur, const PyrPlane *ref, const PyrWin *w, int dx,
-                           int dy)
+static inline uint32_t sad_direct(const SadDSP *dsp, const PyrPlane *cur, const PyrPlane *ref,
+                                  const PyrWin *w, int dx, int dy)
 {
-    uint32_t sad = 0;
-    const int n = w->x1 - w->x0;
-    for (int y = w->y0; y < w->y1; y++) {
-        const uint8_t *restrict c = cur->data + (ptrdiff_t)y * cur->stride + w->x0;
-        const uint8_t *restrict r = ref->data + (ptrdiff_t)(y + dy) * ref->stride + w->x0 + dx;
-        for (int x = 0; x < n; x++)
-            sad += (uint32_t)abs(c[x] - r[x]);
-    }
-    return sad;
+    return dsp->rect(cur->data + (ptrdiff_t)w->y0 * cur->stride + w->x0, cur->stride,
+                     ref->data + (ptrdiff_t)(w->y0 + dy) * ref->stride + w->x0 + dx, ref->stride,
+                     w->x1 - w->x0, w->y1 - w->y0);
 }
 
 /* SAD of a coarse window: the SIMD 16x16 kernel where the window is whole
@@ -207,7 +201,7 @@ static uint32_t coarse_sad(const PyramidSearch *s, const PyrPlane *cur, const Py
     if (pyr_area(w) == PYR_WIN * PYR_WIN)
         return s->dsp->sad[1](cur->data + w->y0 * cur->stride + w->x0, cur->stride,
                               ref->data + (w->y0 + dy) * ref->stride + w->x0 + dx, ref->stride);
-    return sad_direct(cur, ref, w, dx, dy);
+    return sad_direct(s->dsp, cur, ref, w, dx, dy);
 }
 
 /* The SADs of n candidates: four to an x4 call where the window is whole
@@ -333,7 +327,7 @@ static inline uint32_t pyr_l0_sad(const Level0Ctx *c, int dx, int dy)
         return c->dsp->sad[c->si](c->cur.data + c->w.y0 * c->cur.stride + c->w.x0, c->cur.stride,
                                   c->ref.data + (c->w.y0 + dy) * c->ref.stride + c->w.x0 + dx,
                                   c->ref.stride);
-    return sad_direct(&c->cur, &c->ref, &c->w, dx, dy);
+    return sad_direct(c->dsp, &c->cur, &c->ref, &c->w, dx, dy);
 }
 
 static inline void pyr_l0_square(const Level0Ctx *c, int cx, int cy, uint32_t sad[9]);

@@ -26,6 +26,12 @@ static uint32_t sad_32x32_c(const uint8_t *a, ptrdiff_t as, const uint8_t *b, pt
     return sad_c(a, as, b, bs, 32, 32);
 }
 
+static uint32_t rect_c(const uint8_t *a, ptrdiff_t as, const uint8_t *b, ptrdiff_t bs, int w,
+                       int h)
+{
+    return sad_c(a, as, b, bs, w, h);
+}
+
 static void x4_8x8_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
                      const ptrdiff_t off[4], uint32_t out[4])
 {
@@ -82,6 +88,7 @@ void sad_dsp_init(SadDSP *d)
         .sad = { sad_8x8_c, sad_16x16_c, sad_32x32_c },
         .x4 = { x4_8x8_c, x4_16x16_c, x4_32x32_c },
         .grid = { grid_8x8_c, grid_16x16_c, grid_32x32_c },
+        .rect = rect_c,
         .pick = pick_best_c,
         .level = CPU_LEVEL_C,
     };

@@ -7,6 +7,9 @@
  * - x4[]:   one block against four arbitrary candidates (diamond search:
  *   the new points of a pattern), each row of the block loaded once for
  *   the four, one call instead of four (x264's sad_x4).
+ * - rect:   one window of any size against one candidate: the pyramid's
+ *   windows clipped at the picture's edges (the top level's edge blocks
+ *   take 289 of them each).
  * - grid[]: one block against a whole nx x ny grid of consecutive
  *   candidates (full search). This is where the speed is: the current block
  *   stays in registers, one load of a reference row serves two candidate
@@ -33,6 +36,10 @@ static inline int sad_size_index(int block)
 /* SAD of the block at a (stride as) against the block at b (stride bs). */
 typedef uint32_t (*SadBlockFn)(const uint8_t *a, ptrdiff_t as,
                                const uint8_t *b, ptrdiff_t bs);
+
+/* SAD of the w x h window at a against the one at b; w, h >= 0. */
+typedef uint32_t (*SadRectFn)(const uint8_t *a, ptrdiff_t as, const uint8_t *b, ptrdiff_t bs,
+                              int w, int h);
 
 /* out[y * out_stride + x] = SAD(cur, ref + y * rs + x) for 0 <= x < nx,
  * 0 <= y < ny. Reads ref rows 0 .. ny + block - 2, columns
@@ -75,6 +82,7 @@ typedef struct SadDSP {
     SadBlockFn sad[3];   /* 8x8, 16x16, 32x32 */
     SadX4Fn    x4[3];
     SadGridFn  grid[3];
+    SadRectFn  rect;
     PickBestFn pick;     /* full search's choice over the window */
     int level;           /* CPU_LEVEL_* actually used */
 } SadDSP;

@@ -77,6 +77,35 @@ T_SSE2 INLINE uint32_t sse2_sad_wide(const uint8_t *a, ptrdiff_t as,
     return sse2_hsum(_mm_add_epi32(acc0, acc1));
 }
 
+/* A row of any width without reading past it: 16 bytes at a time, then
+ * 8 to 15 bytes as two 8-byte loads that overlap (the overlap's first copy
+ * zeroed in both rows, so it counts once), then bytes one by one. */
+T_SSE2 static uint32_t rect_sse2(const uint8_t *a, ptrdiff_t as, const uint8_t *b, ptrdiff_t bs,
+                                 int w, int h)
+{
+    const int w16 = w & ~15, r = w - w16, tail = r >= 8 ? r : 0;
+    /* lanes 8 .. 8 + (16 - tail) - 1 hold the overlap: zero them */
+    const __m128i idx = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i keep = _mm_or_si128(_mm_cmplt_epi8(idx, _mm_set1_epi8(8)),
+                                      _mm_cmpgt_epi8(idx, _mm_set1_epi8((char)(23 - tail))));
+    __m128i acc = _mm_setzero_si128();
+    uint32_t rest = 0;
+    for (int y = 0; y < h; y++, a += as, b += bs) {
+        int x = 0;
+        for (; x < w16; x += 16)
+            acc = _mm_add_epi32(acc, _mm_sad_epu8(sse2_loadu(a + x), sse2_loadu(b + x)));
+        if (tail) {
+            const __m128i va = _mm_and_si128(sse2_load_2x8(a + x, a + x + tail - 8), keep);
+            const __m128i vb = _mm_and_si128(sse2_load_2x8(b + x, b + x + tail - 8), keep);
+            acc = _mm_add_epi32(acc, _mm_sad_epu8(va, vb));
+            x += tail;
+        }
+        for (; x < w; x++)
+            rest += (uint32_t)(a[x] > b[x] ? a[x] - b[x] : b[x] - a[x]);
+    }
+    return sse2_hsum(acc) + rest;
+}
+
 T_SSE2 static uint32_t sad_16x16_sse2(const uint8_t *a, ptrdiff_t as,
                                       const uint8_t *b, ptrdiff_t bs)
 {
@@ -564,6 +593,7 @@ void sad_dsp_init_x86(SadDSP *d, int level)
         d->grid[0] = grid_8x8_sse2;
         d->grid[1] = grid_16x16_sse2;
         d->grid[2] = grid_32x32_sse2;
+        d->rect = rect_sse2;
         d->level = CPU_LEVEL_SSE2;
     }
     if (level >= CPU_LEVEL_AVX2) {

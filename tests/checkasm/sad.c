@@ -1,7 +1,8 @@
 /* checkasm: the SAD table (src/motion/sad.h): single blocks, x4 and the
- * full-search grid for 8x8, 16x16, 32x32, and the full search's pick of
- * the best window cost. References are allocated to exactly the bytes a
- * plain loop reads, so an over-read shows up under ASan or valgrind. */
+ * full-search grid for 8x8, 16x16, 32x32, the window of any size (rect),
+ * and the full search's pick of the best window cost. References are
+ * allocated to exactly the bytes a plain loop reads, so an over-read shows
+ * up under ASan or valgrind. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,30 @@ static void check_sad_size(const SadDSP *d, const SadDSP *c, int si, uint8_t *cu
     }
 }
 
+/* rect: every width 1 .. 40 (all of the SSE2 kernel's tails) and random
+ * heights and strides; both windows allocated to exactly the bytes a plain
+ * loop reads. */
+static void check_rect(const SadDSP *d, const SadDSP *c)
+{
+    const SadRectFn ref = checkasm_check_func((void *)d->rect, (void *)c->rect, "sad_rect");
+    if (!ref)
+        return;
+    for (int iter = 0; iter < ITERS; iter++) {
+        const int w = 1 + iter % 40, h = 1 + checkasm_rnd(24);
+        const ptrdiff_t as = w + checkasm_rnd(40), bs = w + checkasm_rnd(40);
+        const size_t na = (size_t)(h - 1) * as + w, nb = (size_t)(h - 1) * bs + w;
+        uint8_t *a = malloc(na), *b = malloc(nb);
+        checkasm_fill(a, na, iter % 3);
+        checkasm_fill(b, nb, iter % 3);
+        const uint32_t r = ref(a, as, b, bs, w, h), n = d->rect(a, as, b, bs, w, h);
+        if (r != n)
+            checkasm_fail("%dx%d strides %td, %td: %u != %u", w, h, as, bs, n, r);
+        free(a);
+        free(b);
+    }
+    checkasm_report(ITERS);
+}
+
 static void init_sad(void *t)
 {
     sad_dsp_init(t);
@@ -123,6 +148,7 @@ void checkasm_check_sad(void)
     uint32_t *out_new = malloc(sizeof(uint32_t) * 160 * 160);
     for (int si = 0; si < 3; si++)
         check_sad_size(&d, &c, si, cur, out_ref, out_new);
+    check_rect(&d, &c);
     free(cur);
     free(out_ref);
     free(out_new);
