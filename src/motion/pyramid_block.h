@@ -168,6 +168,13 @@ PYF PyrVec pyr_median3(const PyrVec *v, int nbx, int nby, int bx, int by)
         for (int x = bx - 1; x <= bx + 1; x++)
             if (x >= 0 && y >= 0 && x < nbx && y < nby)
                 m[n++] = v[(ptrdiff_t)y * nbx + x];
+    /* A neighbourhood of one vector (most of a smooth field) has it as its
+     * median: every sum is 0 and the first wins. */
+    int same = 1;
+    for (int i = 1; i < n; i++)
+        same &= m[i].x == m[0].x && m[i].y == m[0].y;
+    if (same)
+        return m[0];
     /* Each distance once, added to both ends: the same sums as the plain
      * double loop, half the work. */
     int d[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };

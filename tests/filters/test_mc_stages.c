@@ -48,6 +48,52 @@ static void test_local_motion(TestState *ts)
     CHECK(ts, v.x == 6 && v.y == -2, "uniform field: (%d, %d), want (6, -2)", v.x, v.y);
 }
 
+/* mc_median() against the rule written out (the smallest sum of L1
+ * distances to all nine, or six, or four, the first in raster order on a
+ * tie) on random 5x4 grids of few distinct vectors: uniform neighbourhoods,
+ * ones that differ in x only or in y only, and ties. */
+static void test_vector_median(TestState *ts)
+{
+    const McGrid g = { 80, 64, 16, 5, 4 };
+    McVec v[20];
+    unsigned seed = 12345;
+    int bad = 0, uniform = 0;
+    for (int iter = 0; iter < 2000; iter++) {
+        const int kinds = 1 + iter % 4;
+        for (int k = 0; k < 20; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const int r = (int)(seed >> 16) % kinds;
+            /* x only, y only, both: vectors that one component alone does
+             * not tell apart */
+            v[k] = (McVec){ (int16_t)(r & 1 ? 4 : 0), (int16_t)(r & 2 ? -4 : 0) };
+        }
+        for (int by = 0; by < g.nby; by++)
+            for (int bx = 0; bx < g.nbx; bx++) {
+                McVec m[9];
+                int n = 0, best = 0;
+                long bd = -1;
+                for (int y = by - 1; y <= by + 1; y++)
+                    for (int x = bx - 1; x <= bx + 1; x++)
+                        if (x >= 0 && y >= 0 && x < g.nbx && y < g.nby)
+                            m[n++] = v[y * g.nbx + x];
+                for (int i = 0; i < n; i++) {
+                    long d = 0;
+                    for (int j = 0; j < n; j++)
+                        d += abs(m[i].x - m[j].x) + abs(m[i].y - m[j].y);
+                    if (bd < 0 || d < bd) {
+                        bd = d;
+                        best = i;
+                    }
+                }
+                uniform += bd == 0;
+                const McVec got = mc_median(&g, v, bx, by);
+                bad += !mc_vec_eq(got, m[best]);
+            }
+    }
+    CHECK(ts, bad == 0, "%d of 40000 medians differ from the rule", bad);
+    CHECK(ts, uniform > 1000 && uniform < 39000, "%d uniform neighbourhoods", uniform);
+}
+
 /* Fields of nb blocks, all f forward and b backward, the camera vector
  * cam, and the vector arrays of stages A and C (vec: 2 nb). */
 static void set_fields(CudaMcArgs *a, McVec *fwd, McVec *bwd, McVec *vec, int nb, McVec f,
@@ -401,6 +447,7 @@ int main(void)
     TestState ts = { 0, 0 };
     test_middle(&ts);
     test_local_motion(&ts);
+    test_vector_median(&ts);
     test_choice_follows_neighbours(&ts);
     test_choice_sees_colour(&ts);
     test_quad_split(&ts);
