@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "src/common.h"
 #include "filters/scenecut.h"
@@ -27,10 +28,41 @@ static uint64_t plane_activity(const OmctiPlane *P)
     return act;
 }
 
+/* The AND of mc_static_row() over the rows of whole block (bx, by): bit 0
+ * every pixel equals the block's first, bit 1 every pixel equals next's.
+ * Eight pixels to a 64-bit word where the block's width allows, and done
+ * once both bits are clear (the first row decides most camera blocks): the
+ * same bits. */
+static int static_block(const OmctiPlane *P, const OmctiPlane *N, int block, int bx, int by)
+{
+    const uint8_t *p = P->data + (ptrdiff_t)by * block * P->stride + bx * block;
+    const uint8_t *n = N->data + (ptrdiff_t)by * block * N->stride + bx * block;
+    if (block % 8) {
+        const McPlaneView pv = { P->data, (int)P->stride, P->w, P->h };
+        const McPlaneView nv = { N->data, (int)N->stride, N->w, N->h };
+        int r = 3;
+        for (int y = 0; y < block && r; y++)
+            r &= mc_static_row(&pv, &nv, block, bx, by, y);
+        return r;
+    }
+    const uint64_t first = 0x0101010101010101ull * p[0];
+    uint64_t off_first = 0, off_next = 0;
+    for (int y = 0; y < block && !(off_first && off_next); y++) {
+        const uint8_t *pr = p + (ptrdiff_t)y * P->stride, *nr = n + (ptrdiff_t)y * N->stride;
+        for (int x = 0; x < block; x += 8) {
+            uint64_t a, b;
+            memcpy(&a, pr + x, 8);
+            memcpy(&b, nr + x, 8);
+            off_first |= a ^ first;
+            off_next |= a ^ b;
+        }
+    }
+    return (off_first == 0) | (off_next == 0) << 1;
+}
+
 void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats *st)
 {
     const OmctiPlane *P = &pair->prev->p[0], *N = &pair->next->p[0];
-    const McPlaneView p = { P->data, (int)P->stride, P->w, P->h };
     const McPlaneView n = { N->data, (int)N->stride, N->w, N->h };
     (void)threads;
     /* next's spatial activity (plane_activity()), and the textured blocks
@@ -52,9 +84,7 @@ void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats
 #pragma omp for schedule(static) reduction(+ : textured, same)
         for (int by = 0; by < nby; by++)
             for (int bx = 0; bx < nbx; bx++) {
-                int r = 3;
-                for (int y = 0; y < block; y++)
-                    r &= mc_static_row(&p, &n, block, bx, by, y);
+                const int r = static_block(P, N, block, bx, by);
                 if (!(r & 1)) {
                     textured++;
                     same += (uint32_t)(r >> 1);

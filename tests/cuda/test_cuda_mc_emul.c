@@ -127,6 +127,65 @@ static void check_stats(TestState *ts, const char *what, const FilterPair *pr, i
           "%s: share", what);
 }
 
+/* The static share's blocks, one kind each (scenecut_stats() decides them
+ * 8 pixels at a time and stops at the first row that settles both bits):
+ * textured and equal, equal but for one pixel (first, last, or inside a
+ * middle row), flat, flat but for one pixel (textured), flat in prev with
+ * next differing (not textured), flat in the last row only. */
+static void test_static_share(TestState *ts, int block)
+{
+    const int nbx = 4, nby = 3, w = nbx * block + 3, h = nby * block + 2; /* + partial blocks */
+    OmctiFrame fr[2];
+    if (frame_alloc(&fr[0], w, h, 32) < 0 || frame_alloc(&fr[1], w, h, 32) < 0) {
+        CHECK(ts, 0, "out of memory");
+        return;
+    }
+    OmctiPlane *P = &fr[0].p[0], *N = &fr[1].p[0];
+    unsigned seed = 99u + (unsigned)block;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            seed = seed * 1103515245u + 12345u;
+            P->data[(ptrdiff_t)y * P->stride + x] = N->data[(ptrdiff_t)y * N->stride + x] =
+                (uint8_t)(seed >> 16);
+        }
+    int textured = 0, same = 0;
+    for (int k = 0; k < nbx * nby; k++) {
+        uint8_t *p = P->data + (ptrdiff_t)(k / nbx) * block * P->stride + (k % nbx) * block;
+        uint8_t *n = N->data + (ptrdiff_t)(k / nbx) * block * N->stride + (k % nbx) * block;
+        /* the last pixel, and one inside a middle row, of each plane */
+        const ptrdiff_t last = (ptrdiff_t)(block - 1) * P->stride + block - 1;
+        const ptrdiff_t nlast = (ptrdiff_t)(block - 1) * N->stride + block - 1;
+        const ptrdiff_t nmid = (ptrdiff_t)(block / 2) * N->stride + block / 2 + 1;
+        const int kind = k % 8;
+        if (kind == 2 || kind == 3 || kind == 4 || kind == 7)   /* flat, equal */
+            for (int y = 0; y < block; y++) {
+                memset(p + (ptrdiff_t)y * P->stride, 77, (size_t)block);
+                memset(n + (ptrdiff_t)y * N->stride, 77, (size_t)block);
+            }
+        switch (kind) {
+        case 0: textured++; same++; break;                    /* textured, equal */
+        case 1: n[nlast] ^= 1; textured++; break;             /* the last pixel differs */
+        case 2: break;                                        /* flat */
+        case 3: p[last] = n[nlast] = 78; textured++; same++; break; /* one pixel off flat */
+        case 4: n[nmid] = 5; break;                           /* flat prev, next differs */
+        case 5: n[0] ^= 0x80; textured++; break;              /* the first pixel differs */
+        case 6: n[nmid] ^= 2; textured++; break;              /* inside a middle row */
+        default:                                              /* flat but the last row */
+            p[last] = 0; n[nlast] = 0; textured++; same++; break;
+        }
+    }
+    const FilterPair pr = { &fr[0], &fr[1], NULL, { 0, 0, 0, 0 }, 0, { 0, 0 } };
+    char what[64];
+    snprintf(what, sizeof what, "static share, blocks of %d", block);
+    check_stats(ts, what, &pr, block);
+    McSceneStats st;
+    scenecut_stats(&pr, block, 2, &st);
+    CHECK(ts, st.textured == (uint32_t)textured && st.same == (uint32_t)same,
+          "%s: %u textured, %u same; want %d, %d", what, st.textured, st.same, textured, same);
+    frame_free(&fr[0]);
+    frame_free(&fr[1]);
+}
+
 static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int block, int range,
                      OmctiSearch search, int npairs, long *split_blocks)
 {
@@ -206,6 +265,8 @@ int main(int argc, char **argv)
             y4m = argv[++i];
     TestState ts = { 0, 0 };
     long pictures = 0, split_blocks[3] = { 0, 0, 0 };   /* blocks of 8, 16, 32 */
+    for (int b = 4; b <= 32; b += 4)   /* 8, 16, 32 by words; the others byte by byte */
+        test_static_share(&ts, b);
     static const int sizes[][2] = { { 64, 48 }, { 77, 53 }, { 176, 144 }, { 33, 17 }, { 9, 7 } };
     static const char *const names[3] = { "motion", "noise", "ties" };
     for (size_t s = 0; s < ARRAY_LEN(sizes); s++)
