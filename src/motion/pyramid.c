@@ -261,16 +261,30 @@ static void top_pass2(PyramidSearch *s, int f, int k)
     s->vec[f][L][k] = pyr_top_pick(vol, area, md);
 }
 
+/* A parent block's candidates and predictor (pyr_candidates()), kept for
+ * its next child in the row: the two children side by side share them. */
+typedef struct ParentCands {
+    int px, py, n;
+    PyrVec cand[PYR_MAX_CAND], pred;
+} ParentCands;
+
 /* A middle level's block: the parent's candidates, then the small diamond. */
 static uint64_t middle_block(PyramidSearch *s, int f, int l, const PyrPlane *cur,
-                             const PyrPlane *ref, int k)
+                             const PyrPlane *ref, int k, ParentCands *pc)
 {
     const int bx = k % s->nbx[l], by = k / s->nbx[l];
     const PyrWin w = pyr_coarse_win(bx, by, s->w[l], s->h[l]);
     const int area = pyr_area(&w);
-    PyrVec cand[PYR_MAX_CAND], pred;
-    const int n = pyr_candidates(s->vec[f][l + 1], s->nbx[l + 1], s->nby[l + 1], bx, by,
-                                 cand, &pred);
+    const int pnbx = s->nbx[l + 1], pnby = s->nby[l + 1];
+    const int px = (bx >> 1) < pnbx ? bx >> 1 : pnbx - 1;   /* as pyr_candidates() */
+    const int py = (by >> 1) < pnby ? by >> 1 : pnby - 1;
+    if (pc->px != px || pc->py != py) {
+        pc->n = pyr_candidates(s->vec[f][l + 1], pnbx, pnby, bx, by, pc->cand, &pc->pred);
+        pc->px = px;
+        pc->py = py;
+    }
+    const int n = pc->n;
+    const PyrVec *cand = pc->cand, pred = pc->pred;
     uint32_t bc = UINT32_MAX, sad_c[PYR_MAX_CAND];
     PyrVec b = cand[0];
     coarse_sads(s, cur, ref, &w, cand, n, sad_c);
@@ -415,8 +429,9 @@ uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
         PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
         for (int u = 0; u < rows; u++) {
             const int f = u & 1;
+            ParentCands pc = { -1, -1, 0, { { 0, 0 } }, { 0, 0 } };
             for (int k = (u >> 1) * nbx; k < ((u >> 1) + 1) * nbx; k++)
-                ad += middle_block(s, f, l, f ? &pb[l] : &pa[l], f ? &pa[l] : &pb[l], k);
+                ad += middle_block(s, f, l, f ? &pb[l] : &pa[l], f ? &pa[l] : &pb[l], k, &pc);
         }
     }
     const int bw = out->fwd.bw, rows0 = 2 * out->fwd.bh;

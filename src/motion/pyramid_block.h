@@ -231,15 +231,19 @@ PYF int pyr_temporal_candidates(const PyrVec *hist, int bw, int bh, int bx, int 
                                 PyrVec cand[PYR_HIST_CAND])
 {
     int n = 0;
+    uint32_t key[PYR_HIST_CAND];   /* cand[i] packed: one compare a test */
     for (int y = by - 1; y <= by + 1; y++)
         for (int x = bx - 1; x <= bx + 1; x++) {
             if (x < 0 || y < 0 || x >= bw || y >= bh) continue;
             const PyrVec v = hist[(ptrdiff_t)y * bw + x];
+            const uint32_t kv = (uint32_t)(uint16_t)v.x | (uint32_t)(uint16_t)v.y << 16;
             int dup = 0;
             for (int i = 0; i < n; i++)
-                dup |= cand[i].x == v.x && cand[i].y == v.y;
-            if (!dup)
+                dup |= key[i] == kv;
+            if (!dup) {
+                key[n] = kv;
                 cand[n++] = v;
+            }
         }
     return n;
 }
