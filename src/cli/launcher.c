@@ -7,10 +7,11 @@
  * (docs/benchmarks.md). The runtime reads its wait policy from the
  * environment in its initialiser, before main() runs, and has no call to
  * change it; the library reads no environment. So this small program sets
- * OMP_WAIT_POLICY=passive, unless the user chose a policy, and runs the
- * program itself, omcti-bin, from its own folder. (Running the program
- * again from its own main() would load its 130-odd shared libraries twice:
- * 70 ms a run.) It links nothing but the C library. */
+ * OMP_WAIT_POLICY=passive, unless the user chose a policy (and libsvtav1's
+ * log level, below), and runs the program itself, omcti-bin, from its own
+ * folder. (Running the program again from its own main() would load its
+ * 130-odd shared libraries twice: 70 ms a run.) It links nothing but the C
+ * library. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -37,6 +38,12 @@ int main(int argc, char **argv)
     if (!getenv("OMP_WAIT_POLICY"))
         setenv("OMP_WAIT_POLICY", "passive", 0);
 #endif
+    /* libsvtav1 prints its banner and configuration (some 15 "Svt[info]"
+     * lines a run) straight to stderr, past FFmpeg's log level, which the
+     * program keeps at warnings (io_show_ffmpeg_log()): the same level for
+     * it, unless the user chose one. */
+    if (!getenv("SVT_LOG"))
+        setenv("SVT_LOG", "2", 0);
     static const char name[] = "omcti-bin";
     char path[PATH_MAX];
     const ssize_t n = readlink("/proc/self/exe", path, sizeof path);
