@@ -78,11 +78,14 @@ T_SSE2 INLINE uint32_t sse2_sad_wide(const uint8_t *a, ptrdiff_t as,
 }
 
 /* A row of any width without reading past it: 16 bytes at a time, then
- * 8 to 15 bytes as two 8-byte loads that overlap (the overlap's first copy
- * zeroed in both rows, so it counts once), then bytes one by one. */
+ * 8 to 15 bytes as two 8-byte loads that overlap (the overlap's second
+ * copy, at the start of the high half, zeroed in both rows, so it counts
+ * once), then bytes one by one. */
 T_SSE2 static uint32_t rect_sse2(const uint8_t *a, ptrdiff_t as, const uint8_t *b, ptrdiff_t bs,
                                  int w, int h)
 {
+    if (w <= 0 || h <= 0)
+        return 0;
     const int w16 = w & ~15, r = w - w16, tail = r >= 8 ? r : 0;
     /* lanes 8 .. 8 + (16 - tail) - 1 hold the overlap: zero them */
     const __m128i idx = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);

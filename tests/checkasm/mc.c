@@ -69,18 +69,34 @@ static void check_pred2(const McDSP *d, const McDSP *c)
     }
 }
 
-/* A bound for the early exit of the SADs (mc_dsp.h), from the exact SAD:
- * none, 0, just below, at or above it, or anywhere below it. */
-static uint32_t pick_bound(int iter, uint32_t exact)
+/* A bound for the early exit of the SADs (mc_dsp.h), from the exact SAD and
+ * the sum of the first strips (part: a strip's partial sum, where a kernel
+ * must stop exactly there): none, 0, just below, at or above the SAD, at or
+ * around the partial sum, or random in [0, 1.5 x the SAD]. */
+static uint32_t pick_bound(uint32_t exact, uint32_t part)
 {
-    switch (iter % 6) {
+    switch (checkasm_rnd(9)) {
     case 0: return UINT32_MAX;
     case 1: return 0;
     case 2: return exact ? exact - 1 : 0;
     case 3: return exact;
     case 4: return exact + 1;
-    default: return (uint32_t)checkasm_rnd((int)(exact / 2 * 3 < 0x7fffffff ? exact / 2 * 3 + 1 : 0x7fffffff));
+    case 5: return part;
+    case 6: return part ? part - 1 : 0;
+    case 7: return part + 1;
+    default: {
+        const uint32_t top = exact / 2 * 3 < 0x7fffffff ? exact / 2 * 3 + 1 : 0x7fffffff;
+        return (uint32_t)checkasm_rnd((int)top);
     }
+    }
+}
+
+/* The strips of a window of h rows that a bound may end at: 1 .. all but
+ * the last. */
+static int some_strips(int h)
+{
+    const int strips = (h + MC_SAD_STRIP - 1) / MC_SAD_STRIP;
+    return strips > 1 ? 1 + checkasm_rnd(strips - 1) : 1;
 }
 
 /* The contract of a bounded SAD: exact below the bound, else at least the
@@ -108,7 +124,10 @@ static void check_sads(const McDSP *d, const McDSP *c)
             plane_alloc(&N, 0, h + 1, w + 1, iter % 3);
             const uint32_t exact = ref_b(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy,
                                          w, h, UINT32_MAX);
-            const uint32_t bound = pick_bound(iter / 4, exact);
+            const int hs = MC_SAD_STRIP * some_strips(h);
+            const uint32_t part = ref_b(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy, w,
+                                        hs < h ? hs : h, UINT32_MAX);
+            const uint32_t bound = pick_bound(exact, part);
             const uint32_t r = ref_b(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy, w, h,
                                      bound);
             const uint32_t n = d->sad_bilin(P.org, P.stride, pfx, pfy, N.org, N.stride, nfx, nfy,
@@ -150,7 +169,10 @@ static void check_sads(const McDSP *d, const McDSP *c)
             plane_alloc(&P, 0, h, w, iter % 3);
             plane_alloc(&N, 0, h, w, iter % 3);
             const uint32_t exact = ref(P.org, P.stride, N.org, N.stride, w, h, UINT32_MAX);
-            const uint32_t bound = pick_bound(iter / 4, exact);
+            const int hs = MC_SAD_STRIP * some_strips(h);
+            const uint32_t part = ref(P.org, P.stride, N.org, N.stride, w, hs < h ? hs : h,
+                                      UINT32_MAX);
+            const uint32_t bound = pick_bound(exact, part);
             const uint32_t r = ref(P.org, P.stride, N.org, N.stride, w, h, bound);
             const uint32_t n = d->sad(P.org, P.stride, N.org, N.stride, w, h, bound);
             if (r != n || !bound_kept(r, exact, bound))

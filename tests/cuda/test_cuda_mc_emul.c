@@ -171,7 +171,11 @@ static void test_static_share(TestState *ts, int block)
         case 5: n[0] ^= 0x80; textured++; break;              /* the first pixel differs */
         case 6: n[nmid] ^= 2; textured++; break;              /* inside a middle row */
         default:                                              /* flat but the last row */
-            p[last] = 0; n[nlast] = 0; textured++; same++; break;
+            memset(p + (ptrdiff_t)(block - 1) * P->stride, 0, (size_t)block);
+            memset(n + (ptrdiff_t)(block - 1) * N->stride, 0, (size_t)block);
+            textured++;
+            same++;
+            break;
         }
     }
     const FilterPair pr = { &fr[0], &fr[1], NULL, { 0, 0, 0, 0 }, 0, { 0, 0 } };
