@@ -292,26 +292,34 @@ T_AVX2 INLINE BilinWeights bilin_weights(int pfx, int pfy, int nfx, int nfy)
     };
 }
 
-/* |differences| of rows y0 .. y1 - 1 of the 16 columns at p, n (lanes
- * under mask), added to acc; the horizontal pass starts at row y0. */
+/* One row of 16 columns: the horizontal passes of the row below it (p1,
+ * n1; they replace *hp, *hn, the row's own) and the row's |differences|
+ * under mask, added to acc. */
+T_AVX2 INLINE __m256i sad_bilin_row(__m256i acc, const uint8_t *p1, const uint8_t *n1,
+                                    const BilinWeights *k, __m256i mask, __m256i *hp, __m256i *hn)
+{
+    const __m256i hp1 = bilin_h16(p1, k->pwx), hn1 = bilin_h16(n1, k->nwx);
+    const __m256i a = bilin_v16(*hp, hp1, k->pwy0, k->pwy1);
+    const __m256i b = bilin_v16(*hn, hn1, k->nwy0, k->nwy1);
+    const __m256i d = _mm256_and_si256(_mm256_abs_epi16(_mm256_sub_epi16(a, b)), mask);
+    *hp = hp1;
+    *hn = hn1;
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(d, _mm256_set1_epi16(1)));
+}
+
+/* Rows y0 .. y1 - 1 of the 16 columns at p, n (lanes under mask), added to
+ * acc; the horizontal pass starts at row y0. */
 T_AVX2 INLINE __m256i sad_bilin_rows16(__m256i acc, const uint8_t *p, ptrdiff_t ps,
                                        const uint8_t *n, ptrdiff_t ns, const BilinWeights *k,
                                        __m256i mask, int y0, int y1)
 {
-    const __m256i ones = _mm256_set1_epi16(1);
     p += y0 * ps;
     n += y0 * ns;
     __m256i hp = bilin_h16(p, k->pwx), hn = bilin_h16(n, k->nwx);
     for (int y = y0; y < y1; y++) {
         p += ps;
         n += ns;
-        const __m256i hp1 = bilin_h16(p, k->pwx), hn1 = bilin_h16(n, k->nwx);
-        const __m256i a = bilin_v16(hp, hp1, k->pwy0, k->pwy1);
-        const __m256i b = bilin_v16(hn, hn1, k->nwy0, k->nwy1);
-        const __m256i d = _mm256_and_si256(_mm256_abs_epi16(_mm256_sub_epi16(a, b)), mask);
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(d, ones));
-        hp = hp1;
-        hn = hn1;
+        acc = sad_bilin_row(acc, p, n, k, mask, &hp, &hn);
     }
     return acc;
 }
@@ -324,19 +332,12 @@ T_AVX2 INLINE uint32_t sad_bilin_narrow(const uint8_t *p, ptrdiff_t ps, const ui
 {
     const __m256i idx = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m256i mask = _mm256_cmpgt_epi16(_mm256_set1_epi16((int16_t)w), idx);
-    const __m256i ones = _mm256_set1_epi16(1);
     __m256i acc = _mm256_setzero_si256();
     __m256i hp = bilin_h16(p, k->pwx), hn = bilin_h16(n, k->nwx);
     for (int y = 0; y < h; y++) {
         p += ps;
         n += ns;
-        const __m256i hp1 = bilin_h16(p, k->pwx), hn1 = bilin_h16(n, k->nwx);
-        const __m256i a = bilin_v16(hp, hp1, k->pwy0, k->pwy1);
-        const __m256i b = bilin_v16(hn, hn1, k->nwy0, k->nwy1);
-        const __m256i d = _mm256_and_si256(_mm256_abs_epi16(_mm256_sub_epi16(a, b)), mask);
-        acc = _mm256_add_epi32(acc, _mm256_madd_epi16(d, ones));
-        hp = hp1;
-        hn = hn1;
+        acc = sad_bilin_row(acc, p, n, k, mask, &hp, &hn);
         if (y % MC_SAD_STRIP == MC_SAD_STRIP - 1 && y + 1 < h) {
             const uint32_t sum = hsum_epi32(acc);
             if (sum >= bound)
