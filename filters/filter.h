@@ -83,7 +83,8 @@ typedef struct FilterBackend {
 /* The pair's camera vector for a backend's stats() (host code on every
  * backend, so all take the same vector): the context's, pr->cam, where it
  * was computed over these fields on a grid of nb blocks, else
- * motion_camera_vector() of width x height with keys (nb) as scratch. */
+ * motion_camera_vector() of width x height with keys
+ * (MOTION_CAMERA_KEYS(nb)) as scratch. */
 MotionVector filter_pair_camera(const FilterPair *pr, int width, int height, int nb,
                                 uint32_t *keys);
 

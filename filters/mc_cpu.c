@@ -61,7 +61,7 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->tab = aligned_calloc((2 * (size_t)s->ph.K + 1) * sizeof *s->tab);
     s->ph.tab = s->tab;
     s->ph.den = 0; /* no phase yet */
-    s->keys = aligned_calloc(n * sizeof *s->keys);
+    s->keys = aligned_calloc(MOTION_CAMERA_KEYS(n) * sizeof *s->keys);
     s->band = aligned_calloc((size_t)s->threads * MC_BAND_STRIDE * sizeof *s->band);
     if (!s->vec_a || !s->vec_c || !s->vec_q || !s->split || !s->tab || !s->keys || !s->band) {
         mc_cpu_uninit((void **)&s);

@@ -127,7 +127,7 @@ static int cuda_filter_init(void **priv, const FilterParams *p, OmctiMethod meth
     f->overlap = method == OMCTI_METHOD_OMCTI;
     f->g = (McGrid){ p->width, p->height, p->block, (p->width + p->block - 1) / p->block,
                      (p->height + p->block - 1) / p->block };
-    f->keys = malloc((size_t)f->g.nbx * f->g.nby * sizeof *f->keys);
+    f->keys = malloc(MOTION_CAMERA_KEYS(f->g.nbx * f->g.nby) * sizeof *f->keys);
     if (!f->keys) {
         free(f);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "cuda filter: out of memory");

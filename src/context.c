@@ -177,7 +177,8 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
         if ((ret = open_engine(c, &mp, err, errlen)) < 0)
             goto fail;
         if (motion_fields_alloc(&c->fields, width, height, s->block) < 0 ||
-            !(c->keys = malloc(sizeof *c->keys * (size_t)c->fields.fwd.bw * c->fields.fwd.bh))) {
+            !(c->keys = malloc(sizeof *c->keys *
+                                  MOTION_CAMERA_KEYS(c->fields.fwd.bw * c->fields.fwd.bh)))) {
             ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
             goto fail;
         }

@@ -98,8 +98,9 @@ void motion_fields_free(MotionFields *f);
  * the most frequent vector of the forward field among the blocks that lie
  * inside the pair's active area (letterbox bars do not move with the
  * camera; all blocks when none lies inside), a tie to the smaller packed
- * key (y + 32768) << 16 | (x + 32768). keys: scratch for nb keys; fields
- * without nb blocks (or none): zero. */
+ * key (y + 32768) << 16 | (x + 32768). keys: scratch for
+ * MOTION_CAMERA_KEYS(nb) keys; fields without nb blocks (or none): zero. */
+#define MOTION_CAMERA_KEYS(nb) (2 * (size_t)(nb))
 MotionVector motion_camera_vector(const MotionFields *fields, const ActiveArea *area, int width,
                                   int height, int nb, uint32_t *keys);
 

@@ -146,8 +146,7 @@ static void build_level(PyramidSearch *s, int slot, int l, const PyrPlane *below
             const uint8_t *restrict r0 = below->data + (ptrdiff_t)(2 * y) * below->stride;
             const uint8_t *restrict r1 = below->data + (ptrdiff_t)y1 * below->stride;
             const int nx = below->w / 2;
-            for (int x = 0; x < nx; x++)
-                row[x] = (uint8_t)((r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 2) >> 2);
+            s->dsp->down2(row, r0, r1, nx);
             for (int x = nx; x < d.w; x++)
                 row[x] = pyr_down_px(below, x, y);
             memset(row - PYR_PAD, row[0], PYR_PAD);

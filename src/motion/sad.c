@@ -32,6 +32,12 @@ static uint32_t rect_c(const uint8_t *a, ptrdiff_t as, const uint8_t *b, ptrdiff
     return sad_c(a, as, b, bs, w, h);
 }
 
+static void down2_c(uint8_t *dst, const uint8_t *r0, const uint8_t *r1, int n)
+{
+    for (int x = 0; x < n; x++)
+        dst[x] = (uint8_t)((r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 2) >> 2);
+}
+
 static void x4_8x8_c(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
                      const ptrdiff_t off[4], uint32_t out[4])
 {
@@ -89,6 +95,7 @@ void sad_dsp_init(SadDSP *d)
         .x4 = { x4_8x8_c, x4_16x16_c, x4_32x32_c },
         .grid = { grid_8x8_c, grid_16x16_c, grid_32x32_c },
         .rect = rect_c,
+        .down2 = down2_c,
         .pick = pick_best_c,
         .level = CPU_LEVEL_C,
     };

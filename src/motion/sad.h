@@ -10,6 +10,8 @@
  * - rect:   one window of any size against one candidate: the pyramid's
  *   windows clipped at the picture's edges (the top level's edge blocks
  *   take 289 of them each).
+ * - down2:  not a SAD: a row of the picture pyramid's 2x2 means (each
+ *   level of the pyramid search is built from the one below with it).
  * - grid[]: one block against a whole nx x ny grid of consecutive
  *   candidates (full search). This is where the speed is: the current block
  *   stays in registers, one load of a reference row serves two candidate
@@ -52,6 +54,10 @@ typedef void (*SadGridFn)(const uint8_t *cur, ptrdiff_t cs,
 typedef void (*SadX4Fn)(const uint8_t *cur, ptrdiff_t cs, const uint8_t *ref, ptrdiff_t rs,
                         const ptrdiff_t off[4], uint32_t out[4]);
 
+/* dst[x] = (r0[2x] + r0[2x + 1] + r1[2x] + r1[2x + 1] + 2) >> 2 for
+ * 0 <= x < n: reads columns 0 .. 2n - 1 of the two rows. */
+typedef void (*SadDown2Fn)(uint8_t *dst, const uint8_t *r0, const uint8_t *r1, int n);
+
 /* The best of n window costs under mv_better() (engine.h): the smallest
  * cost, and among the entries equal to it the smallest rank[i] (rank holds
  * the tie rule's order of the positions); returns that rank, the cost in
@@ -83,6 +89,7 @@ typedef struct SadDSP {
     SadX4Fn    x4[3];
     SadGridFn  grid[3];
     SadRectFn  rect;
+    SadDown2Fn down2;    /* the pyramid's levels */
     PickBestFn pick;     /* full search's choice over the window */
     int level;           /* CPU_LEVEL_* actually used */
 } SadDSP;

@@ -109,6 +109,26 @@ T_SSE2 static uint32_t rect_sse2(const uint8_t *a, ptrdiff_t as, const uint8_t *
     return sse2_hsum(acc) + rest;
 }
 
+/* 16 means from 32 bytes of each row: the even and odd bytes as 16-bit
+ * lanes, summed with the rounding term, shifted and packed. */
+T_SSE2 static void down2_sse2(uint8_t *dst, const uint8_t *r0, const uint8_t *r1, int n)
+{
+    const __m128i even = _mm_set1_epi16(0xff), two = _mm_set1_epi16(2);
+    int x = 0;
+    for (; x + 16 <= n; x += 16) {
+        __m128i s[2];
+        for (int k = 0; k < 2; k++) {
+            const __m128i a = sse2_loadu(r0 + 2 * x + 16 * k), b = sse2_loadu(r1 + 2 * x + 16 * k);
+            const __m128i sa = _mm_add_epi16(_mm_and_si128(a, even), _mm_srli_epi16(a, 8));
+            const __m128i sb = _mm_add_epi16(_mm_and_si128(b, even), _mm_srli_epi16(b, 8));
+            s[k] = _mm_srli_epi16(_mm_add_epi16(_mm_add_epi16(sa, sb), two), 2);
+        }
+        _mm_storeu_si128((__m128i *)(dst + x), _mm_packus_epi16(s[0], s[1]));
+    }
+    for (; x < n; x++)
+        dst[x] = (uint8_t)((r0[2 * x] + r0[2 * x + 1] + r1[2 * x] + r1[2 * x + 1] + 2) >> 2);
+}
+
 T_SSE2 static uint32_t sad_16x16_sse2(const uint8_t *a, ptrdiff_t as,
                                       const uint8_t *b, ptrdiff_t bs)
 {
@@ -597,6 +617,7 @@ void sad_dsp_init_x86(SadDSP *d, int level)
         d->grid[1] = grid_16x16_sse2;
         d->grid[2] = grid_32x32_sse2;
         d->rect = rect_sse2;
+        d->down2 = down2_sse2;
         d->level = CPU_LEVEL_SSE2;
     }
     if (level >= CPU_LEVEL_AVX2) {

@@ -1,5 +1,6 @@
 /* checkasm: the SAD table (src/motion/sad.h): single blocks, x4 and the
  * full-search grid for 8x8, 16x16, 32x32, the window of any size (rect),
+ * the pyramid's 2x2 means (down2),
  * and the full search's pick of the best window cost. References are
  * allocated to exactly the bytes a plain loop reads, so an over-read shows
  * up under ASan or valgrind. */
@@ -121,6 +122,49 @@ static void check_rect(const SadDSP *d, const SadDSP *c)
     checkasm_report(ITERS);
 }
 
+/* down2: every width 0 .. 80 (the SSE2 kernel's 16-wide steps and tails),
+ * rows allocated to exactly the 2n bytes read, a destination of n bytes. */
+static void check_down2(const SadDSP *d, const SadDSP *c)
+{
+    const SadDown2Fn ref = checkasm_check_func((void *)d->down2, (void *)c->down2, "down2");
+    if (!ref)
+        return;
+    for (int iter = 0; iter < ITERS; iter++) {
+        const int n = iter % 81;
+        uint8_t *r0 = malloc(2 * (size_t)n + 1), *r1 = malloc(2 * (size_t)n + 1);
+        uint8_t *a = malloc((size_t)n + 1), *b = malloc((size_t)n + 1);
+        checkasm_fill(r0, 2 * (size_t)n, iter % 3);
+        checkasm_fill(r1, 2 * (size_t)n, (iter + 1) % 3);
+        memset(a, 0xa5, (size_t)n + 1);
+        memset(b, 0x5a, (size_t)n + 1);
+        ref(a, r0, r1, n);
+        d->down2(b, r0, r1, n);
+        if (memcmp(a, b, (size_t)n) || b[n] != 0x5a)
+            checkasm_fail("down2 of %d columns differs (or writes past them)", n);
+        free(r0);
+        free(r1);
+        free(a);
+        free(b);
+    }
+    if (checkasm_benching()) {
+        enum { W = 960 };
+        uint8_t *r0 = malloc(2 * W), *r1 = malloc(2 * W), *o = malloc(W);
+        checkasm_fill(r0, 2 * W, 1);
+        checkasm_fill(r1, 2 * W, 1);
+        for (int v = 0; v < 2; v++) {
+            const SadDown2Fn fn = v ? d->down2 : ref;
+            const double t0 = checkasm_now();
+            for (int k = 0; k < 20000; k++)
+                fn(o, r0, r1, W);
+            checkasm_bench_result(!v, checkasm_now() - t0, 20000);
+        }
+        free(r0);
+        free(r1);
+        free(o);
+    }
+    checkasm_report(ITERS);
+}
+
 static void init_sad(void *t)
 {
     sad_dsp_init(t);
@@ -149,6 +193,7 @@ void checkasm_check_sad(void)
     for (int si = 0; si < 3; si++)
         check_sad_size(&d, &c, si, cur, out_ref, out_new);
     check_rect(&d, &c);
+    check_down2(&d, &c);
     free(cur);
     free(out_ref);
     free(out_new);

@@ -62,7 +62,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     uint8_t *split = malloc((size_t)nb);
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
-    uint32_t *keys = malloc((size_t)nb * sizeof *keys);
+    uint32_t *keys = malloc(MOTION_CAMERA_KEYS(nb) * sizeof *keys);
     const ActiveArea full = { 0, 0, 0, 0 };
     /* host code, as in kernels/cuda_filter.c */
     const MotionVector g = motion_camera_vector(f, &full, w, h, nb, keys);

@@ -619,7 +619,7 @@ static void test_edge_pan(TestState *ts, OmctiMethod m)
 static void test_camera_vector(TestState *ts)
 {
     MotionVector fwd[6], bwd[6];
-    uint32_t sad[6] = {0}, keys[6];
+    uint32_t sad[6] = {0}, keys[MOTION_CAMERA_KEYS(6)];
     MotionFields f = { .fwd = { .mv = fwd, .sad = sad, .bw = 3, .bh = 2, .block = 16 },
                        .bwd = { .mv = bwd, .sad = sad, .bw = 3, .bh = 2, .block = 16 } };
     const int tie[6][2] = { {5, 1}, {-3, 2}, {5, 1}, {-3, 2}, {0, 0}, {7, -1} };
@@ -643,6 +643,47 @@ static void test_camera_vector(TestState *ts)
     CHECK(ts, g.x == -3 && g.y == 2, "camera vector without active blocks: (%d, %d)", g.x, g.y);
     g = motion_camera_vector(NULL, &full, 48, 32, 6, keys);
     CHECK(ts, g.x == 0 && g.y == 0, "camera vector without fields: (%d, %d)", g.x, g.y);
+
+    /* Random fields against the rule written out (count every vector, the
+     * most frequent, the smaller key on a tie): narrow ranges (many ties,
+     * keys that share their high bytes) and wide ones (every byte of the
+     * key differs, negative and positive), sizes 1 to 300. */
+    enum { NMAX = 300 };
+    MotionVector rf[NMAX];
+    uint32_t rsad[NMAX] = { 0 }, rkeys[MOTION_CAMERA_KEYS(NMAX)];
+    uint64_t seed = 0x9e3779b97f4a7c15ull;
+    int bad = 0;
+    for (int trial = 0; trial < 600; trial++) {
+        const int n = 1 + trial % NMAX;
+        const int spread = trial % 3 == 0 ? 2 : trial % 3 == 1 ? 9 : 30000;
+        for (int k = 0; k < n; k++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            rf[k].x = (int16_t)((int)(seed >> 33) % (2 * spread + 1) - spread);
+            rf[k].y = (int16_t)((int)(seed >> 45) % (2 * spread + 1) - spread);
+        }
+        MotionFields rfl = { .fwd = { .mv = rf, .sad = rsad, .bw = n, .bh = 1, .block = 16 },
+                             .bwd = { .mv = rf, .sad = rsad, .bw = n, .bh = 1, .block = 16 } };
+        int best = 0;
+        uint32_t bk = 0;
+        for (int i = 0; i < n; i++) {
+            const uint32_t ki = (uint32_t)(uint16_t)(rf[i].y + 32768) << 16 | (uint16_t)(rf[i].x + 32768);
+            int cnt = 0;
+            for (int j = 0; j < n; j++)
+                cnt += rf[j].x == rf[i].x && rf[j].y == rf[i].y;
+            if (cnt > best || (cnt == best && ki < bk)) {
+                best = cnt;
+                bk = ki;
+            }
+        }
+        g = motion_camera_vector(&rfl, &full, 16 * n, 16, n, rkeys);
+        const int wx = (int)(bk & 0xffff) - 32768, wy = (int)(bk >> 16) - 32768;
+        if (g.x != wx || g.y != wy) {
+            if (!bad++)
+                CHECK(ts, 0, "camera vector of %d random vectors (spread %d): (%d, %d), want "
+                      "(%d, %d)", n, spread, g.x, g.y, wx, wy);
+        }
+    }
+    CHECK(ts, !bad, "camera vector: %d of 600 random fields differ from the rule", bad);
 }
 
 /* The band wavefront's rows claimed and stolen (mc_cpu.c): every picture
