@@ -53,6 +53,7 @@
 #include <stdint.h>
 
 #include "filters/filter.h"
+#include "filters/mc_block.h"
 
 int  mc_init(void **priv, const FilterParams *p, OmctiMethod method, char *err, size_t errlen);
 int  mc_new_pair(void *priv, const FilterPair *pair, char *err, size_t errlen);
@@ -61,6 +62,16 @@ int  mc_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
 int  mc_pair_is_cut(void *priv);
 int  mc_pair_holds(void *priv);
 void mc_uninit(void **priv);
+
+/* The pair's camera model (mc_block.h McCamModel; mc_camera.c), host code
+ * that every backend runs after the camera vector cam: a similarity
+ * (translation, zoom, rotation) fitted in integers to a quarter of the
+ * forward field's blocks inside the active area, four rounds each over the
+ * blocks within 6, 3, 2 pel of the last fit; m->on only where it moves the
+ * picture's corners by a pixel or more and fits 10 % more blocks than cam
+ * (within 1 pel). */
+void mc_camera_model(const FilterPair *pr, int width, int height, MotionVector cam,
+                     McCamModel *m);
 
 /* The CPU backend (mc_cpu.c). */
 extern const FilterBackend mc_backend_cpu;

@@ -57,6 +57,17 @@ typedef struct McPhase {
     int64_t num, den;
 } McPhase;
 
+/* The pair's camera model (filters/mc_camera.c mc_camera_model()): where
+ * the camera zooms or turns, the motion of the background is not one
+ * vector but v(x, y) = t + (z dx - r dy, r dx + z dy), (dx, dy) from the
+ * origin (ox, oy) in luma pixels; t, z, r in 1/65536 (pel, pel per pel).
+ * on = 0: the camera vector alone (a pan, or a still camera). */
+typedef struct McCamModel {
+    int on;
+    int ox, oy, lim;       /* origin; |vector components| <= lim pel      */
+    int64_t tx, ty, z, r;
+} McCamModel;
+
 /* Statistics of a pair for the scene-cut decision (filters/scenecut.h):
  * activity of next's luma, whole textured blocks and those identical in
  * prev and next. */
@@ -131,6 +142,21 @@ MCF int mc_disp(const McPhase *ph, int k)
     if (k >= -ph->K && k <= ph->K)
         return ph->tab[k + ph->K];
     return (int)mc_rdiv(ph->num * k, ph->den);
+}
+
+/* The camera's motion (full pel) at luma pixel (x, y): the model's,
+ * rounded and limited to +-lim, else the camera vector cam. */
+MCF McVec mc_cam_at(const McCamModel *m, McVec cam, int x, int y)
+{
+    if (!m || !m->on)
+        return cam;
+    const int64_t dx = x - m->ox, dy = y - m->oy;
+    const int64_t vx = (m->tx + m->z * dx - m->r * dy + 32768) >> 16;
+    const int64_t vy = (m->ty + m->r * dx + m->z * dy + 32768) >> 16;
+    McVec v;
+    v.x = (int16_t)(vx < -m->lim ? -m->lim : vx > m->lim ? m->lim : vx);
+    v.y = (int16_t)(vy < -m->lim ? -m->lim : vy > m->lim ? m->lim : vy);
+    return v;
 }
 
 /* The prev and next displacements (1/16 pel of the plane) of a vector v in

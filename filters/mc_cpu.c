@@ -80,6 +80,7 @@ static int mc_cpu_stats(void *priv, const FilterPair *pair, McSceneStats *st, ch
     scenecut_stats(pair, s->block, s->threads, st);
     const MotionVector g = filter_pair_camera(pair, s->w, s->h, s->nbx * s->nby, s->keys);
     s->cam = (McVec){ g.x, g.y };
+    mc_camera_model(pair, s->w, s->h, g, &s->cam_model);
     return 0;
 }
 

@@ -50,7 +50,7 @@
 /* Candidates of block (bx, by) of the fields fwd, bwd (full pel), in this
  * order (it decides ties): zero; the forward and negated backward vectors
  * of the block, then of its left, right, upper and lower neighbours; the
- * pair's camera vector cam. Without duplicates. Returns the count
+ * camera's motion at the block, cam. Without duplicates. Returns the count
  * (<= MC_MAX_CAND). */
 MCF int mc_gather(const McVec *fwd, const McVec *bwd, McVec cam, int nbx, int nby, int bx,
                   int by, int cx[MC_MAX_CAND], int cy[MC_MAX_CAND])
@@ -152,14 +152,19 @@ MCF uint32_t mc_chroma_cost(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, 
  * first on a tie), in quarter pel. The cost is the whole-pixel bilateral
  * SAD over the window (one-sided at the picture's edges), the colour term
  * (mc_chroma_cost()), and two smoothness terms (A: the window's pixel
- * count): (A * |c - cam|_1) >> 5 towards the pair's camera vector, and
+ * count): (A * |c - cam|_1) >> 5 towards the camera's motion at the block
+ * (mc_cam_at() of the pair's camera model cm and vector cam0: where the
+ * camera zooms or turns, the background's motion differs from block to
+ * block, docs/quality.md, "the camera model"), and
  * (A * |c - local|_1) >> 6 towards the local motion (mc_local_motion()),
  * which keeps a block with the motion of its neighbourhood where the
  * picture alone cannot tell (flat areas, periodic texture, a pan's sky:
  * docs/quality.md, "local smoothness"). */
 MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *fwd,
-                    const McVec *bwd, McVec cam, int bx, int by)
+                    const McVec *bwd, const McCamModel *cm, McVec cam0, int bx, int by)
 {
+    const McVec cam = mc_cam_at(cm, cam0, bx * g->block + g->block / 2,
+                                by * g->block + g->block / 2);
     int cx[MC_MAX_CAND], cy[MC_MAX_CAND];
     const int n = mc_gather(fwd, bwd, cam, g->nbx, g->nby, bx, by, cx, cy);
     int x0, y0, w, h;

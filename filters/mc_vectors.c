@@ -171,7 +171,7 @@ void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *v
     const size_t k = (size_t)by * s->nbx + bx;
     /* MotionVector is McVec's layout (int16 x, y) */
     vec[k] = mc_choose(&c, &s->grid, &s->ph, (const McVec *)f->fwd.mv, (const McVec *)f->bwd.mv,
-                       s->cam, bx, by);
+                       &s->cam_model, s->cam, bx, by);
 }
 
 McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a)

@@ -43,6 +43,7 @@ typedef struct CudaFilter {
     size_t pic_bytes;
     McSceneStats *d_stats, *h_stats;
     McVec cam;                 /* the pair's camera vector (host, per pair) */
+    McCamModel cam_model;      /* and its camera model (mc_camera.c)        */
     uint32_t *keys;            /* motion_camera_vector()'s scratch         */
     cudaEvent_t ev_band[NBANDS], ev_dl[NBANDS], ev0, ev1;
 } CudaFilter;
@@ -184,6 +185,7 @@ static int cuda_filter_stats(void *priv, const FilterPair *pr, McSceneStats *st,
     const MotionVector g =
         filter_pair_camera(pr, f->g.width, f->g.height, f->g.nbx * f->g.nby, f->keys);
     f->cam = (McVec){ g.x, g.y };
+    mc_camera_model(pr, f->g.width, f->g.height, g, &f->cam_model);
     return 0;
 }
 
@@ -267,6 +269,7 @@ static int fill_args(CudaFilter *f, const FilterPair *pr, CudaMcArgs *a, int sp,
     a->split = f->d_split;
     a->ph = (McPhase){ f->d_tab, f->K, num, den };
     a->cam = f->cam;
+    a->cam_model = f->cam_model;
     if (d->fields_prev && d->fields_prev == pr->prev->serial &&
         d->fields_next == pr->next->serial) {
         a->fwd = d->d_fwd;

@@ -27,6 +27,7 @@ typedef struct CudaMcArgs {
     int overlap;                   /* 1 omcti (OBMC), 0 mcti                */
     const McVec *fwd, *bwd;        /* the pair's fields (full pel)          */
     McVec cam;                     /* the pair's camera vector (full pel)   */
+    McCamModel cam_model;          /* and its camera model (mc_camera.c)    */
     /* Per block: screened vector (stage A), final vector (C), vectors in
      * quarter luma pel. */
     McVec *vec_a, *vec_c;
@@ -137,7 +138,8 @@ MCF void mc_chroma_os(const CudaMcArgs *a, int x0, int y0, int w, int h, int ax,
 /* Stage A of block k; every lane computes, lane 0 stores. */
 MCF void mc_choose_block(const CudaMcArgs *a, int k)
 {
-    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, a->cam, k % a->g.nbx, k / a->g.nbx);
+    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, &a->cam_model, a->cam,
+                              k % a->g.nbx, k / a->g.nbx);
     if (MC_LANE == 0)
         a->vec_a[k] = v;
 }

@@ -36,13 +36,14 @@ static inline int texture(int x, int y, uint32_t seed)
     return (top * (c - fy) + bot * fy) / (c * c);
 }
 
-enum { CONTENT_MOTION, CONTENT_NOISE, CONTENT_TIES };
+enum { CONTENT_MOTION, CONTENT_NOISE, CONTENT_TIES, CONTENT_ZOOM };
 
 /* Frame k of a clip of the given content. MOTION: a background panning by
  * (3,-2) px a frame and a square object moving by (-9,+6), with sensor
  * noise; NOISE: independent noise; TIES: a flat picture with vertical
  * stripes of period 4 (the SAD is equal for many vectors: only the tie
- * rule decides). */
+ * rule decides); ZOOM: the texture magnified by 4 % a frame about a point
+ * off the centre (the pair's camera model, filters/mc_camera.c). */
 static inline void make_frame(Image *im, int content, int k, uint32_t seed)
 {
     for (int y = 0; y < im->h; y++)
@@ -55,6 +56,13 @@ static inline void make_frame(Image *im, int content, int k, uint32_t seed)
             case CONTENT_TIES:
                 v = (x & 3) < 2 ? 60 : 180;
                 break;
+            case CONTENT_ZOOM: {
+                const int cx = im->w * 3 / 7, cy = im->h * 4 / 7, s = 1000 + 40 * k;
+                v = texture(cx * 3 + (x - cx) * 3000 / s, cy * 3 + (y - cy) * 3000 / s, seed) +
+                    (int)(hash3(x, y, seed * 31u + (uint32_t)k) >> 30) - 2;
+                v = v < 0 ? 0 : v > 255 ? 255 : v;
+                break;
+            }
             default: {
                 const int ox = im->w / 3 - 9 * k, oy = im->h / 3 + 6 * k, os = im->w / 5 + 8;
                 if (x >= ox && x < ox + os && y >= oy && y < oy + os)

@@ -35,7 +35,7 @@ static McPlaneView host_plane(const OmctiPlane *p)
 /* Emulates the kernels' work for one picture of one pair. */
 static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields *f, int block,
                     int range, int method, int64_t num, int64_t den, OmctiPicture *out,
-                    long *split_blocks)
+                    long *split_blocks, long *models)
 {
     const int w = P->width, h = P->height;
     const int nbx = (w + block - 1) / block, nby = (h + block - 1) / block, nb = nbx * nby;
@@ -67,6 +67,9 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     /* host code, as in kernels/cuda_filter.c */
     const MotionVector g = motion_camera_vector(f, &full, w, h, nb, keys);
     a.cam = (McVec){ g.x, g.y };
+    const FilterPair pr = { P, N, f, full, 0, { 0, 0 } };
+    mc_camera_model(&pr, w, h, g, &a.cam_model);
+    *models += a.cam_model.on;
     free(keys);
     a.vec_a = vec;
     a.vec_c = vec + nb;
@@ -191,7 +194,7 @@ static void test_static_share(TestState *ts, int block)
 }
 
 static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int block, int range,
-                     OmctiSearch search, int npairs, long *split_blocks)
+                     OmctiSearch search, int npairs, long *split_blocks, long *models)
 {
     const int w = clip->w, h = clip->h;
     const int pad = motion_required_pad(block, range) + 32;
@@ -241,7 +244,7 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
                 memset(emu.buf[0], 0x5a, (size_t)w * h + 2 * (size_t)chroma_size(w) * chroma_size(h));
                 flt->picture(priv, &pr, num, den, &ref.pic[0], err, sizeof err);
                 emulate(&fr[0], &fr[1], &f, block, range, methods[m], num, den, &emu.pic[0],
-                        split_blocks);
+                        split_blocks, models);
                 char w2[260];
                 snprintf(w2, sizeof w2, "%s %s t=%lld/%lld", what, flt->name, (long long)num,
                          (long long)den);
@@ -269,6 +272,7 @@ int main(int argc, char **argv)
             y4m = argv[++i];
     TestState ts = { 0, 0 };
     long pictures = 0, split_blocks[3] = { 0, 0, 0 };   /* blocks of 8, 16, 32 */
+    long models = 0;   /* pictures chosen with a camera model */
     for (int b = 4; b <= 32; b += 4)   /* 8, 16, 32 by words; the others byte by byte */
         test_static_share(&ts, b);
     static const int sizes[][2] = { { 64, 48 }, { 77, 53 }, { 176, 144 }, { 33, 17 }, { 9, 7 } };
@@ -285,9 +289,21 @@ int main(int argc, char **argv)
             for (int b = 8; b <= 32; b *= 2)
                 for (int search = 0; search < 2; search++)
                     pictures += run_clip(&ts, names[content], &clip, b, b == 16 ? 16 : 7,
-                                         (OmctiSearch)search, 2, &split_blocks[b / 16]);
+                                         (OmctiSearch)search, 2, &split_blocks[b / 16], &models);
             yuv_clip_free(&clip);
         }
+    /* a zoom, so that the camera model (filters/mc_camera.c) steers the
+     * choice on both sides of the comparison */
+    {
+        YuvClip clip;
+        if (yuv_clip_make(&clip, 320, 240, 3, CONTENT_ZOOM, 0x4321u) < 0)
+            CHECK(&ts, 0, "out of memory");
+        else
+            for (int b = 8; b <= 16; b *= 2)
+                pictures += run_clip(&ts, "zoom", &clip, b, 16, OMCTI_SEARCH_FULL, 2,
+                                     &split_blocks[b / 16], &models);
+        yuv_clip_free(&clip);
+    }
     if (y4m) {
         YuvClip clip;
         const int n = yuv_clip_read(&clip, y4m, 3, 0);
@@ -295,14 +311,16 @@ int main(int argc, char **argv)
         if (n >= 2)
             for (int b = 8; b <= 32; b *= 2)
                 pictures += run_clip(&ts, "y4m", &clip, b, 16, OMCTI_SEARCH_FULL, 1,
-                                     &split_blocks[b / 16]);
+                                     &split_blocks[b / 16], &models);
         yuv_clip_free(&clip);
     }
     /* the split render must have run at every block size (block 8's chroma
      * quarters are 2x2), or its comparison proved nothing */
     for (int i = 0; i < 3; i++)
         CHECK(&ts, split_blocks[i] > 0, "blocks of %d: none took the quadrant split", 8 << i);
-    printf("%ld pictures compared, %ld / %ld / %ld blocks split (blocks of 8 / 16 / 32)\n",
-           pictures, split_blocks[0], split_blocks[1], split_blocks[2]);
+    CHECK(&ts, models > 0, "no picture was chosen with a camera model: the zoom proved nothing");
+    printf("%ld pictures compared, %ld / %ld / %ld blocks split (blocks of 8 / 16 / 32), %ld "
+           "with a camera model\n",
+           pictures, split_blocks[0], split_blocks[1], split_blocks[2], models);
     return test_finish(&ts, "cuda-mc-emul");
 }
