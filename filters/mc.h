@@ -66,10 +66,10 @@ void mc_uninit(void **priv);
 /* The pair's camera model (mc_block.h McCamModel; mc_camera.c), host code
  * that every backend runs after the camera vector cam: a similarity
  * (translation, zoom, rotation) fitted in integers to a quarter of the
- * forward field's blocks inside the active area, four rounds each over the
- * blocks within 6, 3, 2 pel of the last fit; m->on only where it moves the
- * picture's corners by a pixel or more and fits 10 % more blocks than cam
- * (within 1 pel). */
+ * forward field's blocks inside the active area, in four rounds: over all
+ * of them, then over those within 6, 3 and 2 pel of the last fit; m->on
+ * only where it moves the picture's corners by a pixel or more and fits
+ * 10 % more blocks than cam (within 1 pel). */
 void mc_camera_model(const FilterPair *pr, int width, int height, MotionVector cam,
                      McCamModel *m);
 

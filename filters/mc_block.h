@@ -145,7 +145,9 @@ MCF int mc_disp(const McPhase *ph, int k)
 }
 
 /* The camera's motion (full pel) at luma pixel (x, y): the model's,
- * rounded and limited to +-lim, else the camera vector cam. */
+ * rounded (halves upwards: an arithmetic shift, as gcc and nvcc do it; the
+ * same on every backend, if not symmetric like mc_rdiv()) and limited to
+ * +-lim, else the camera vector cam. */
 MCF McVec mc_cam_at(const McCamModel *m, McVec cam, int x, int y)
 {
     if (!m || !m->on)

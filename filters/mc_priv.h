@@ -32,7 +32,7 @@ typedef struct Mc {
     McPhase ph;                  /* the phase of the picture being built   */
     McVec cam;                   /* the pair's camera vector (full pel)    */
     McCamModel cam_model;        /* and its camera model (mc_camera.c)     */
-    uint32_t *keys;              /* nbx*nby: camera vector scratch         */
+    uint32_t *keys;              /* MOTION_CAMERA_KEYS(nbx*nby): scratch   */
     /* The band wavefront's bands (mc_cpu.c), one word per thread, each on
      * a cache line of its own: the render rows not yet claimed. */
     _Atomic uint64_t *band;

@@ -94,6 +94,11 @@ static inline int mv_better(uint32_t sad, int dx, int dy,
 int  motion_fields_alloc(MotionFields *f, int width, int height, int block);
 void motion_fields_free(MotionFields *f);
 
+/* Whether block (bx, by) of size bs lies inside the active area a of a
+ * width x height picture (the blocks that vote for the camera vector, and
+ * for the filters' camera model). */
+int motion_block_active(const ActiveArea *a, int width, int height, int bs, int bx, int by);
+
 /* The pair's camera vector (full pel; docs/quality.md, issue 16, step 4):
  * the most frequent vector of the forward field among the blocks that lie
  * inside the pair's active area (letterbox bars do not move with the

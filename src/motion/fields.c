@@ -42,7 +42,7 @@ int motion_required_pad(int block, int range)
     return ALIGN_UP(range + block, 32);
 }
 
-/* a[0..n) in ascending order, a least-significant-byte-first radix sort
+/* a[0..n) in ascending order (n >= 1), a least-significant-byte-first radix sort
  * through b (n entries); returns the one of the two that holds the result.
  * A byte that every key shares is skipped: the keys of small vectors agree
  * in their high bytes. Linear, and no allocation per pair: qsort() here
@@ -70,8 +70,7 @@ static uint32_t *radix_sort(uint32_t *a, uint32_t *b, int n)
     return a;
 }
 
-/* Whether block (bx, by) of size bs lies inside the active area. */
-static int block_active(const ActiveArea *a, int width, int height, int bs, int bx, int by)
+int motion_block_active(const ActiveArea *a, int width, int height, int bs, int bx, int by)
 {
     return bx * bs >= a->left && (bx + 1) * bs <= width - a->right && by * bs >= a->top &&
            (by + 1) * bs <= height - a->bottom;
@@ -88,7 +87,7 @@ MotionVector motion_camera_vector(const MotionFields *fields, const ActiveArea *
     int n = 0;
     for (int pass = 0; pass < 2 && !n; pass++)
         for (int k = 0; k < nb; k++)
-            if (pass || block_active(area, width, height, f->block, k % f->bw, k / f->bw))
+            if (pass || motion_block_active(area, width, height, f->block, k % f->bw, k / f->bw))
                 keys[n++] = (uint32_t)(uint16_t)(mv[k].y + 32768) << 16 |
                             (uint16_t)(mv[k].x + 32768);
     const uint32_t *sorted = radix_sort(keys, keys + nb, n);

@@ -131,7 +131,7 @@ static void check_down2(const SadDSP *d, const SadDSP *c)
         return;
     for (int iter = 0; iter < ITERS; iter++) {
         const int n = iter % 81;
-        uint8_t *r0 = malloc(2 * (size_t)n + 1), *r1 = malloc(2 * (size_t)n + 1);
+        uint8_t *r0 = malloc(n ? 2 * (size_t)n : 1), *r1 = malloc(n ? 2 * (size_t)n : 1);
         uint8_t *a = malloc((size_t)n + 1), *b = malloc((size_t)n + 1);
         checkasm_fill(r0, 2 * (size_t)n, iter % 3);
         checkasm_fill(r1, 2 * (size_t)n, (iter + 1) % 3);

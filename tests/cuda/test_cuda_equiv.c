@@ -266,6 +266,15 @@ static void run_interp_size(Ctx *c, int w, int h, int quick)
                     }
         yuv_clip_free(&clip);
     }
+    /* a zoom: the camera model (filters/mc_camera.c) steers both engines'
+     * stage A (cuda-mc-emul counts the pictures it takes part in) */
+    YuvClip zoom;
+    if (yuv_clip_make(&zoom, w, h, 3, CONTENT_ZOOM, 0x200u + (uint32_t)w) == 0)
+        for (int b = 8; b <= 16; b *= 2)
+            for (int m = 0; m < 2; m++)
+                run_interp(c, "zoom", &zoom, methods[m], b, 16, OMCTI_SEARCH_PYRAMID,
+                           quick ? 2 : 3);
+    yuv_clip_free(&zoom);
     YuvClip mixed;
     if (make_mixed(&mixed, w, h, 0x99u + (uint32_t)w) == 0)
         for (int m = 0; m < 2; m++)

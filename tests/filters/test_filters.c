@@ -647,15 +647,15 @@ static void test_camera_vector(TestState *ts)
     /* Random fields against the rule written out (count every vector, the
      * most frequent, the smaller key on a tie): narrow ranges (many ties,
      * keys that share their high bytes) and wide ones (every byte of the
-     * key differs, negative and positive), sizes 1 to 300. */
+     * key differs, negative and positive), each at every size 1 to 300. */
     enum { NMAX = 300 };
     MotionVector rf[NMAX];
     uint32_t rsad[NMAX] = { 0 }, rkeys[MOTION_CAMERA_KEYS(NMAX)];
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     int bad = 0;
-    for (int trial = 0; trial < 600; trial++) {
-        const int n = 1 + trial % NMAX;
-        const int spread = trial % 3 == 0 ? 2 : trial % 3 == 1 ? 9 : 30000;
+    for (int trial = 0; trial < 3 * NMAX; trial++) {
+        const int n = 1 + trial / 3, kind = trial % 3;
+        const int spread = kind == 0 ? 2 : kind == 1 ? 9 : 30000;
         for (int k = 0; k < n; k++) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             rf[k].x = (int16_t)((int)(seed >> 33) % (2 * spread + 1) - spread);
@@ -683,7 +683,7 @@ static void test_camera_vector(TestState *ts)
                       "(%d, %d)", n, spread, g.x, g.y, wx, wy);
         }
     }
-    CHECK(ts, !bad, "camera vector: %d of 600 random fields differ from the rule", bad);
+    CHECK(ts, !bad, "camera vector: %d of %d random fields differ from the rule", bad, 3 * NMAX);
 }
 
 /* The band wavefront's rows claimed and stolen (mc_cpu.c): every picture
