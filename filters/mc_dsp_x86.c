@@ -12,8 +12,15 @@
  *   registers: each new horizontal row is interleaved once with the previous
  *   one (vpunpck*wd), and vpmaddwd applies (c0,c1) to the pair of rows y and
  *   (c2,c3) to rows y+2, in 32 bits, as the C reference does.
- * - The bilinear vertical pass (16-fy)*h0 + fy*h1 + 8 stays below 2^16, so
- *   it is exact in unsigned 16-bit lanes (vpmullw, vpsrlw).
+ * - The bilinear vertical pass (16-fy)*h0 + fy*h1 + 8 >> 4 is h0 plus a
+ *   rounded high product (vpmulhrsw, bilin_v16()) in AVX2, and stays below
+ *   2^16 in unsigned 16-bit lanes in AVX-512 (vpmullw, vpsrlw).
+ * - A pass whose fraction is 0 is a copy and is skipped (subpel_kind()):
+ *   in the 2x conversions of flower, sintel_fast and football_kick 43-51 %
+ *   of the predicted samples have a fraction 0 (at t = 1/2, a vector
+ *   component of an even number of whole pixels), and both sides of a
+ *   vector have the same kind, which the loops know at compile time
+ *   (SUBPEL_DISPATCH).
  * No variant reads before the first sample the arithmetic uses or after the
  * last row; rows are read up to 32 bytes past their last used sample. */
 #include <immintrin.h>
@@ -46,6 +53,33 @@ T_AVX2 INLINE __m256i tap_pair16(int a, int b)
     return _mm256_set1_epi32((int32_t)((uint32_t)(a & 0xffff) | ((uint32_t)b << 16)));
 }
 
+/* Which passes a sub-pel sample needs: a pass whose fraction is 0 is a
+ * copy (bicubic: cubic_one_pass(); bilinear: 16 q, or h0 exactly). At the
+ * phases of a 2x conversion both sides of a vector have the same kind. */
+enum { SUBPEL_INTEGER, SUBPEL_H, SUBPEL_V, SUBPEL_BOTH };
+
+T_AVX2 INLINE int subpel_kind(int fx, int fy)
+{
+    return !fx ? (!fy ? SUBPEL_INTEGER : SUBPEL_V) : !fy ? SUBPEL_H : SUBPEL_BOTH;
+}
+
+/* The loop LOOP(KA, KB) with both sides' kinds known to the compiler where
+ * they are the same, with the kinds tested per row else. */
+#define SUBPEL_DISPATCH(LOOP, ka, kb)                                                         \
+    do {                                                                                      \
+        if ((ka) != (kb)) {                                                                   \
+            LOOP((ka), (kb));                                                                 \
+        } else if ((ka) == SUBPEL_INTEGER) {                                                  \
+            LOOP(SUBPEL_INTEGER, SUBPEL_INTEGER);                                             \
+        } else if ((ka) == SUBPEL_H) {                                                        \
+            LOOP(SUBPEL_H, SUBPEL_H);                                                         \
+        } else if ((ka) == SUBPEL_V) {                                                        \
+            LOOP(SUBPEL_V, SUBPEL_V);                                                         \
+        } else {                                                                              \
+            LOOP(SUBPEL_BOTH, SUBPEL_BOTH);                                                   \
+        }                                                                                     \
+    } while (0)
+
 /* ------------------------------------------------------ bicubic, AVX2 */
 
 typedef struct CubicState {
@@ -56,8 +90,19 @@ typedef struct CubicState {
     __m256i t2;           /* row y+2 after the horizontal pass       */
     const uint8_t *q;     /* source row y+3 (tap row), column 0      */
     ptrdiff_t qs;
-    int integer;          /* fx == fy == 0: the sample is q << 4     */
+    int kind;             /* subpel_kind()                           */
 } CubicState;
+
+/* A bicubic pass with fraction 0 has the taps (0, 64, 0, 0): with fy == 0
+ * the sample is (64 t + 128) >> 8 = (t + 2) >> 2 of the horizontal sum t,
+ * and with fx == 0 it is (s + 2) >> 2 of the vertical sum s over the bytes
+ * themselves (one vpmaddubsw per pair of rows, no 32-bit pass), clamped to
+ * 0..4080 as the full filter is: clamp((t + 2) >> 2, 0, 4080). */
+T_AVX2 INLINE __m256i cubic_one_pass(__m256i t)
+{
+    const __m256i v = _mm256_srai_epi16(_mm256_add_epi16(t, _mm256_set1_epi16(2)), 2);
+    return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(4080));
+}
 
 T_AVX2 INLINE __m256i cubic_h16(const uint8_t *q, __m256i ca, __m256i cb)
 {
@@ -73,15 +118,27 @@ T_AVX2 INLINE __m256i cubic_h16(const uint8_t *q, __m256i ca, __m256i cb)
 /* q: integer sample (0, 0) of the block, column offset already applied. */
 T_AVX2 INLINE void cubic_init16(CubicState *s, const uint8_t *q, ptrdiff_t qs, int fx, int fy)
 {
-    s->integer = !fx && !fy;
+    s->kind = subpel_kind(fx, fy);
     s->q = q;
     s->qs = qs;
-    if (s->integer) {
+    const int8_t *cx = mc_cubic_taps[fx], *cy = mc_cubic_taps[fy];
+    if (s->kind != SUBPEL_BOTH) {
         s->u0l = s->u0h = s->u1l = s->u1h = s->t2 = _mm256_setzero_si256();
-        s->ca = s->cb = s->va = s->vb = s->u0l;
+        s->ca = tap_pair8(cx[0], cx[1]);
+        s->cb = tap_pair8(cx[2], cx[3]);
+        s->va = tap_pair8(cy[0], cy[1]);   /* byte pairs: the vertical pass on bytes */
+        s->vb = tap_pair8(cy[2], cy[3]);
+        if (s->kind == SUBPEL_V) {
+            /* u0l: rows (y-1, y) byte-interleaved, u1l: rows (y, y+1),
+             * t2: row y+1; q: row y+2 */
+            const __m256i r0 = load2x128(q - qs, q - qs + 8), r1 = load2x128(q, q + 8);
+            s->t2 = load2x128(q + qs, q + qs + 8);
+            s->u0l = _mm256_unpacklo_epi8(r0, r1);
+            s->u1l = _mm256_unpacklo_epi8(r1, s->t2);
+            s->q = q + 2 * qs;
+        }
         return;
     }
-    const int8_t *cx = mc_cubic_taps[fx], *cy = mc_cubic_taps[fy];
     s->ca = tap_pair8(cx[0], cx[1]);
     s->cb = tap_pair8(cx[2], cx[3]);
     s->va = tap_pair16(cy[0], cy[1]);
@@ -98,12 +155,30 @@ T_AVX2 INLINE void cubic_init16(CubicState *s, const uint8_t *q, ptrdiff_t qs, i
 }
 
 /* The next output row (16 samples, 0..4080, in order). */
-T_AVX2 INLINE __m256i cubic_row16(CubicState *s)
+T_AVX2 INLINE __m256i cubic_row16(CubicState *s, const int kind)
 {
-    if (s->integer) {
+    if (kind == SUBPEL_INTEGER) {
         const __m256i v = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)s->q));
         s->q += s->qs;
         return _mm256_slli_epi16(v, 4);
+    }
+    if (kind == SUBPEL_H) {
+        const __m256i t = cubic_h16(s->q, s->ca, s->cb);
+        s->q += s->qs;
+        return cubic_one_pass(t);
+    }
+    if (kind == SUBPEL_V) {
+        /* rows (y+1, y+2) interleaved: the second pair of this row, the
+         * first of the row after next */
+        const __m256i r3 = load2x128(s->q, s->q + 8);
+        s->q += s->qs;
+        const __m256i u2 = _mm256_unpacklo_epi8(s->t2, r3);
+        const __m256i t = _mm256_add_epi16(_mm256_maddubs_epi16(s->u0l, s->va),
+                                           _mm256_maddubs_epi16(u2, s->vb));
+        s->u0l = s->u1l;
+        s->u1l = u2;
+        s->t2 = r3;
+        return cubic_one_pass(t);
     }
     const __m256i t3 = cubic_h16(s->q, s->ca, s->cb);
     s->q += s->qs;
@@ -144,7 +219,7 @@ typedef struct Cubic8State {
     __m256i t2;           /* T_{y+2}                                  */
     const uint8_t *q;     /* source row 0, column 0                   */
     ptrdiff_t qs;
-    int h, y, integer;
+    int h, y, kind;       /* kind: subpel_kind()                      */
 } Cubic8State;
 
 /* Source row r, clamped to the last row the arithmetic may read (h + 1):
@@ -172,12 +247,26 @@ T_AVX2 INLINE void cubic8_init(Cubic8State *s, const uint8_t *q, ptrdiff_t qs, i
     s->qs = qs;
     s->h = h;
     s->y = 0;
-    s->integer = !fx && !fy;
-    if (s->integer) {
-        s->ca = s->cb = s->va = s->vb = s->u0l = s->u0h = s->t2 = _mm256_setzero_si256();
+    s->kind = subpel_kind(fx, fy);
+    const int8_t *cx = mc_cubic_taps[fx], *cy = mc_cubic_taps[fy];
+    if (s->kind != SUBPEL_BOTH) {
+        s->va = s->vb = s->u0l = s->u0h = s->t2 = _mm256_setzero_si256();
+        s->ca = tap_pair8(cx[0], cx[1]);
+        s->cb = tap_pair8(cx[2], cx[3]);
+        if (s->kind == SUBPEL_V) {
+            s->va = tap_pair8(cy[0], cy[1]);
+            s->vb = tap_pair8(cy[2], cy[3]);
+            /* u0l: rows (y-1, y) | (y, y+1) byte-interleaved; t2 (low
+             * half): row y+1 */
+            const __m128i r0 = _mm_loadl_epi64((const __m128i *)c8_row(s, -1));
+            const __m128i r1 = _mm_loadl_epi64((const __m128i *)c8_row(s, 0));
+            const __m128i r2 = _mm_loadl_epi64((const __m128i *)c8_row(s, 1));
+            s->u0l = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi8(r0, r1)),
+                                             _mm_unpacklo_epi8(r1, r2), 1);
+            s->t2 = _mm256_castsi128_si256(r2);
+        }
         return;
     }
-    const int8_t *cx = mc_cubic_taps[fx], *cy = mc_cubic_taps[fy];
     s->ca = tap_pair8(cx[0], cx[1]);
     s->cb = tap_pair8(cx[2], cx[3]);
     s->va = tap_pair16(cy[0], cy[1]);
@@ -191,14 +280,30 @@ T_AVX2 INLINE void cubic8_init(Cubic8State *s, const uint8_t *q, ptrdiff_t qs, i
 }
 
 /* Output rows y (lane 0) and y + 1 (lane 1), 0..4080. */
-T_AVX2 INLINE __m256i cubic8_rows(Cubic8State *s)
+T_AVX2 INLINE __m256i cubic8_rows(Cubic8State *s, const int kind)
 {
     const int y = s->y;
     s->y += 2;
-    if (s->integer) {
+    if (kind == SUBPEL_INTEGER) {
         const __m128i a = _mm_loadl_epi64((const __m128i *)c8_row(s, y));
         const __m128i b = _mm_loadl_epi64((const __m128i *)c8_row(s, y + 1));
         return _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm_unpacklo_epi64(a, b)), 4);
+    }
+    if (kind == SUBPEL_H)
+        return cubic_one_pass(cubic_h8x2(c8_row(s, y), c8_row(s, y + 1), s->ca, s->cb));
+    if (kind == SUBPEL_V) {
+        /* rows (y+1, y+2) | (y+2, y+3): the second pairs of these rows,
+         * the first of the next two */
+        const __m128i r1 = _mm256_castsi256_si128(s->t2);
+        const __m128i r2 = _mm_loadl_epi64((const __m128i *)c8_row(s, y + 2));
+        const __m128i r3 = _mm_loadl_epi64((const __m128i *)c8_row(s, y + 3));
+        const __m256i u2 = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_unpacklo_epi8(r1, r2)), _mm_unpacklo_epi8(r2, r3), 1);
+        const __m256i t = _mm256_add_epi16(_mm256_maddubs_epi16(s->u0l, s->va),
+                                           _mm256_maddubs_epi16(u2, s->vb));
+        s->u0l = u2;
+        s->t2 = _mm256_castsi128_si256(r3);
+        return cubic_one_pass(t);
     }
     const __m256i t4 = cubic_h8x2(c8_row(s, y + 3), c8_row(s, y + 4), s->ca, s->cb);
     const __m256i t3 = _mm256_permute2x128_si256(s->t2, t4, 0x21);
@@ -223,12 +328,15 @@ T_AVX2 INLINE void pred2_w8_avx2(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, 
     Cubic8State a, b;
     cubic8_init(&a, p, ps, pfx, pfy, h);
     cubic8_init(&b, n, ns, nfx, nfy, h);
-    for (int y = 0; y < h; y += 2, dst += 2 * ds) {
-        const __m256i v = avg16(cubic8_rows(&a), cubic8_rows(&b), wv);
-        _mm_storeu_si128((__m128i *)dst, _mm256_castsi256_si128(v));
-        if (y + 1 < h)
-            _mm_storeu_si128((__m128i *)(dst + ds), _mm256_extracti128_si256(v, 1));
+#define W8_LOOP(KA, KB)                                                                       \
+    for (int y = 0; y < h; y += 2, dst += 2 * ds) {                                           \
+        const __m256i v = avg16(cubic8_rows(&a, KA), cubic8_rows(&b, KB), wv);                \
+        _mm_storeu_si128((__m128i *)dst, _mm256_castsi256_si128(v));                          \
+        if (y + 1 < h)                                                                        \
+            _mm_storeu_si128((__m128i *)(dst + ds), _mm256_extracti128_si256(v, 1));          \
     }
+    SUBPEL_DISPATCH(W8_LOOP, a.kind, b.kind);
+#undef W8_LOOP
 }
 
 T_AVX2 static void pred2_avx2(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,
@@ -246,12 +354,17 @@ T_AVX2 static void pred2_avx2(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptr
         cubic_init16(&b, n + c, ns, nfx, nfy);
         uint16_t *d = dst + c;
         if (w - c >= 16) {
-            for (int y = 0; y < h; y++, d += ds)
-                _mm256_storeu_si256((__m256i *)d, avg16(cubic_row16(&a), cubic_row16(&b), wv));
+#define W16_LOOP(KA, KB)                                                                      \
+            for (int y = 0; y < h; y++, d += ds)                                              \
+                _mm256_storeu_si256((__m256i *)d,                                             \
+                                    avg16(cubic_row16(&a, KA), cubic_row16(&b, KB), wv))
+            SUBPEL_DISPATCH(W16_LOOP, a.kind, b.kind);
+#undef W16_LOOP
         } else { /* w == 8 */
             for (int y = 0; y < h; y++, d += ds)
-                _mm_storeu_si128((__m128i *)d, _mm256_castsi256_si128(
-                                                   avg16(cubic_row16(&a), cubic_row16(&b), wv)));
+                _mm_storeu_si128((__m128i *)d,
+                                 _mm256_castsi256_si128(avg16(cubic_row16(&a, a.kind),
+                                                              cubic_row16(&b, b.kind), wv)));
         }
     }
 }
@@ -265,10 +378,30 @@ T_AVX2 INLINE __m256i bilin_h16(const uint8_t *q, __m256i wx)
     return _mm256_maddubs_epi16(_mm256_shuffle_epi8(load2x128(q, q + 8), sh), wx);
 }
 
-T_AVX2 INLINE __m256i bilin_v16(__m256i h0, __m256i h1, __m256i wy0, __m256i wy1)
+/* ((16-fy)*h0 + fy*h1 + 8) >> 4 as h0 + ((fy*(h1-h0) + 8) >> 4), the
+ * second term by vpmulhrsw with wy = fy << 11: (d*wy + 2^14) >> 15 in 32
+ * bits is floor((d*fy + 8) / 16) exactly (|d| <= 4080, fy <= 15), and 16*h0
+ * is a multiple of 16, so the floor moves out of the sum; one multiply. */
+T_AVX2 INLINE __m256i bilin_v16(__m256i h0, __m256i h1, __m256i wy)
 {
-    const __m256i s = _mm256_add_epi16(_mm256_mullo_epi16(h0, wy0), _mm256_mullo_epi16(h1, wy1));
-    return _mm256_srli_epi16(_mm256_add_epi16(s, _mm256_set1_epi16(8)), 4);
+    return _mm256_add_epi16(h0, _mm256_mulhrs_epi16(_mm256_sub_epi16(h1, h0), wy));
+}
+
+/* The passes of a side of kind `kind` (subpel_kind()): with fx == 0 the
+ * horizontal pass is 16 q (the weights (16, 0)), with fy == 0 the vertical
+ * pass is h0 (vpmulhrsw by 0). */
+T_AVX2 INLINE __m256i bilin_h16k(const uint8_t *q, __m256i wx, const int kind)
+{
+    if (kind == SUBPEL_INTEGER || kind == SUBPEL_V)
+        return _mm256_slli_epi16(_mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)q)), 4);
+    return bilin_h16(q, wx);
+}
+
+T_AVX2 INLINE __m256i bilin_v16k(__m256i h0, __m256i h1, __m256i wy, const int kind)
+{
+    if (kind == SUBPEL_INTEGER || kind == SUBPEL_H)
+        return h0;
+    return bilin_v16(h0, h1, wy);
 }
 
 /* The sum of the eight 32-bit lanes. */
@@ -280,65 +413,81 @@ T_AVX2 INLINE uint32_t hsum_epi32(__m256i acc)
 }
 
 typedef struct BilinWeights {
-    __m256i pwx, nwx, pwy0, pwy1, nwy0, nwy1;
+    __m256i pwx, nwx, pwy, nwy;
 } BilinWeights;
 
 T_AVX2 INLINE BilinWeights bilin_weights(int pfx, int pfy, int nfx, int nfy)
 {
     return (BilinWeights){
         tap_pair8(16 - pfx, pfx), tap_pair8(16 - nfx, nfx),
-        _mm256_set1_epi16((int16_t)(16 - pfy)), _mm256_set1_epi16((int16_t)pfy),
-        _mm256_set1_epi16((int16_t)(16 - nfy)), _mm256_set1_epi16((int16_t)nfy),
+        _mm256_set1_epi16((int16_t)(pfy << 11)), _mm256_set1_epi16((int16_t)(nfy << 11)),
     };
 }
 
 /* One row of 16 columns: the horizontal passes of the row below it (p1,
  * n1; they replace *hp, *hn, the row's own) and the row's |differences|
- * under mask, added to acc. */
-T_AVX2 INLINE __m256i sad_bilin_row(__m256i acc, const uint8_t *p1, const uint8_t *n1,
-                                    const BilinWeights *k, __m256i mask, __m256i *hp, __m256i *hn)
+ * under mask, added to acc16: at most 4080 a lane and row, so a strip's
+ * rows add up in 16 bits (widened once per strip, widen_add()). */
+_Static_assert(MC_SAD_STRIP * 4080 <= 32767, "a strip's bilinear differences fit int16");
+T_AVX2 INLINE __m256i sad_bilin_row(__m256i acc16, const uint8_t *p1, const uint8_t *n1,
+                                    const BilinWeights *k, __m256i mask, __m256i *hp, __m256i *hn,
+                                    const int kp, const int kn)
 {
-    const __m256i hp1 = bilin_h16(p1, k->pwx), hn1 = bilin_h16(n1, k->nwx);
-    const __m256i a = bilin_v16(*hp, hp1, k->pwy0, k->pwy1);
-    const __m256i b = bilin_v16(*hn, hn1, k->nwy0, k->nwy1);
+    const __m256i hp1 = bilin_h16k(p1, k->pwx, kp), hn1 = bilin_h16k(n1, k->nwx, kn);
+    const __m256i a = bilin_v16k(*hp, hp1, k->pwy, kp);
+    const __m256i b = bilin_v16k(*hn, hn1, k->nwy, kn);
     const __m256i d = _mm256_and_si256(_mm256_abs_epi16(_mm256_sub_epi16(a, b)), mask);
     *hp = hp1;
     *hn = hn1;
-    return _mm256_add_epi32(acc, _mm256_madd_epi16(d, _mm256_set1_epi16(1)));
+    return _mm256_add_epi16(acc16, d);
 }
 
-/* Rows y0 .. y1 - 1 of the 16 columns at p, n (lanes under mask), added to
- * acc; the horizontal pass starts at row y0. */
+/* acc + the 16-bit lanes of acc16, in 32 bits. */
+T_AVX2 INLINE __m256i widen_add(__m256i acc, __m256i acc16)
+{
+    return _mm256_add_epi32(acc, _mm256_madd_epi16(acc16, _mm256_set1_epi16(1)));
+}
+
+/* Rows y0 .. y1 - 1 (one strip, at most MC_SAD_STRIP rows) of the 16
+ * columns at p, n (lanes under mask), added to acc; the horizontal pass
+ * starts at row y0. */
 T_AVX2 INLINE __m256i sad_bilin_rows16(__m256i acc, const uint8_t *p, ptrdiff_t ps,
                                        const uint8_t *n, ptrdiff_t ns, const BilinWeights *k,
-                                       __m256i mask, int y0, int y1)
+                                       __m256i mask, int y0, int y1, int kp, int kn)
 {
     p += y0 * ps;
     n += y0 * ns;
-    __m256i hp = bilin_h16(p, k->pwx), hn = bilin_h16(n, k->nwx);
+    __m256i hp = bilin_h16k(p, k->pwx, kp), hn = bilin_h16k(n, k->nwx, kn);
+    __m256i acc16 = _mm256_setzero_si256();
     for (int y = y0; y < y1; y++) {
         p += ps;
         n += ns;
-        acc = sad_bilin_row(acc, p, n, k, mask, &hp, &hn);
+        acc16 = sad_bilin_row(acc16, p, n, k, mask, &hp, &hn, kp, kn);
     }
-    return acc;
+    return widen_add(acc, acc16);
 }
 
 /* Windows up to 16 wide, in one pass down the rows; a check of the bound
  * after every strip (mc_dsp.h). */
 T_AVX2 INLINE uint32_t sad_bilin_narrow(const uint8_t *p, ptrdiff_t ps, const uint8_t *n,
                                         ptrdiff_t ns, const BilinWeights *k, int w, int h,
-                                        uint32_t bound)
+                                        uint32_t bound, const int kp, const int kn)
 {
     const __m256i idx = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m256i mask = _mm256_cmpgt_epi16(_mm256_set1_epi16((int16_t)w), idx);
     __m256i acc = _mm256_setzero_si256();
-    __m256i hp = bilin_h16(p, k->pwx), hn = bilin_h16(n, k->nwx);
-    for (int y = 0; y < h; y++) {
-        p += ps;
-        n += ns;
-        acc = sad_bilin_row(acc, p, n, k, mask, &hp, &hn);
-        if (y % MC_SAD_STRIP == MC_SAD_STRIP - 1 && y + 1 < h) {
+    __m256i hp = bilin_h16k(p, k->pwx, kp), hn = bilin_h16k(n, k->nwx, kn);
+    for (int y0 = 0; y0 < h; y0 += MC_SAD_STRIP) {
+        /* a strip's rows unrolled where h is known (16x16, 8x8) */
+        const int rows = h - y0 < MC_SAD_STRIP ? h - y0 : MC_SAD_STRIP;
+        __m256i acc16 = _mm256_setzero_si256();
+        for (int y = 0; y < rows; y++) {
+            p += ps;
+            n += ns;
+            acc16 = sad_bilin_row(acc16, p, n, k, mask, &hp, &hn, kp, kn);
+        }
+        acc = widen_add(acc, acc16);
+        if (y0 + rows < h) {
             const uint32_t sum = hsum_epi32(acc);
             if (sum >= bound)
                 return sum;
@@ -352,14 +501,21 @@ T_AVX2 static uint32_t sad_bilin_avx2(const uint8_t *p, ptrdiff_t ps, int pfx, i
                                       int h, uint32_t bound)
 {
     const BilinWeights k = bilin_weights(pfx, pfy, nfx, nfy);
+    const int kp = subpel_kind(pfx, pfy), kn = subpel_kind(nfx, nfy);
     /* the refinement's block (16x16) and the quarters' (8x8) with their
-     * sizes known to the compiler */
+     * sizes and kinds known to the compiler */
+#define NARROW(W, H, KP, KN) return sad_bilin_narrow(p, ps, n, ns, &k, W, H, bound, KP, KN)
+#define NARROW16(KP, KN) NARROW(16, 16, KP, KN)
+#define NARROW8(KP, KN) NARROW(8, 8, KP, KN)
     if (w == 16 && h == 16)
-        return sad_bilin_narrow(p, ps, n, ns, &k, 16, 16, bound);
+        SUBPEL_DISPATCH(NARROW16, kp, kn);
     if (w == 8 && h == 8)
-        return sad_bilin_narrow(p, ps, n, ns, &k, 8, 8, bound);
+        SUBPEL_DISPATCH(NARROW8, kp, kn);
     if (w <= 16)
-        return sad_bilin_narrow(p, ps, n, ns, &k, w, h, bound);
+        NARROW(w, h, kp, kn);
+#undef NARROW8
+#undef NARROW16
+#undef NARROW
     /* wider: strip by strip, each 16-column part's horizontal pass
      * restarted at the strip's first row (one row more per strip) */
     const __m256i idx = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -368,7 +524,7 @@ T_AVX2 static uint32_t sad_bilin_avx2(const uint8_t *p, ptrdiff_t ps, int pfx, i
         const int y1 = y + MC_SAD_STRIP < h ? y + MC_SAD_STRIP : h;
         for (int c = 0; c < w; c += 16) {
             const __m256i mask = _mm256_cmpgt_epi16(_mm256_set1_epi16((int16_t)(w - c)), idx);
-            acc = sad_bilin_rows16(acc, p + c, ps, n + c, ns, &k, mask, y, y1);
+            acc = sad_bilin_rows16(acc, p + c, ps, n + c, ns, &k, mask, y, y1, kp, kn);
         }
         const uint32_t sum = hsum_epi32(acc);
         if (y1 < h && sum >= bound)

@@ -90,14 +90,20 @@ static void predict(const Mc *s, uint16_t *dst, const FilterPair *pr, int c, McV
     split16(y0 * 16 - ay, &iy, &fy);
     split16(x0 * 16 + bx, &jx, &gx);
     split16(y0 * 16 + by, &jy, &gy);
-    if (cubic_inside(P, ix, iy, w, h) && cubic_inside(N, jx, jy, w, h)) {
-        const int kw = w <= 8 ? 8 : w <= 16 ? 16 : 32;
+    const int kw = w <= 8 ? 8 : w <= 16 ? 16 : 32;
+    /* Both footprints' integer samples inside the picture (nearly always):
+     * the bicubic taps reach one sample before and two after, which the
+     * padding holds (2 or more), so cubic_inside() holds too. */
+    const int in_p = mc_in_picture(P->w, P->h, ix, iy, w, h);
+    const int in_n = mc_in_picture(N->w, N->h, jx, jy, w, h);
+    if ((in_p && in_n && P->pad >= 2 && N->pad >= 2) ||
+        (cubic_inside(P, ix, iy, w, h) && cubic_inside(N, jx, jy, w, h))) {
         const uint8_t *p = P->data + (ptrdiff_t)iy * P->stride + ix;
         const uint8_t *n = N->data + (ptrdiff_t)jy * N->stride + jx;
         s->dsp.pred2(dst, 32, p, P->stride, fx, fy, n, N->stride, gx, gy, kw, h, wt);
         /* Where a footprint leaves the picture, the pixels that only one
          * side sees take that side alone (the others keep wt). */
-        if (!mc_in_picture(P->w, P->h, ix, iy, w, h) || !mc_in_picture(N->w, N->h, jx, jy, w, h))
+        if (!in_p || !in_n)
             one_sided_fixup(s, dst, P, N, p, fx, fy, n, gx, gy, ix, iy, jx, jy, kw, w, h);
         return;
     }

@@ -76,6 +76,14 @@ typedef struct McCostCtx {
     const OmctiPlane *PU, *NU, *PV, *NV; /* chroma (stage A's colour term) */
 } McCostCtx;
 
+/* Whether the luma planes have the padding that a footprint inside the
+ * picture reads past its last column and row (the bilinear neighbour):
+ * then such a footprint needs no inside() test (mc_cost_sub_os_below()). */
+static inline int padded(const McCostCtx *c)
+{
+    return c->P->pad >= 1 && c->N->pad >= 1;
+}
+
 #define MC_STAGE_CTX const McCostCtx *
 
 static inline uint32_t mc_cost_int(const McCostCtx *c, int x0, int y0, int w, int h, int ax,
@@ -113,6 +121,11 @@ static inline uint32_t mc_cost_int_os_below(const McCostCtx *c, const McGrid *g,
     return mc_one_sided_cost(w * h, 0, sad, missed, MC_OCC_T);
 }
 
+/* The refinement calls this 17 times a block or more: inlined, and a
+ * footprint inside the picture goes straight to the DSP kernel. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline uint32_t mc_cost_sub_os_below(const McCostCtx *c, const McGrid *g,
                                             const McPhase *ph, int x0, int y0, int w, int h,
                                             int vx, int vy, uint32_t bound)
@@ -120,11 +133,23 @@ static inline uint32_t mc_cost_sub_os_below(const McCostCtx *c, const McGrid *g,
     /* |a|, |b| <= 4 |v| (1/16 pel): the integer sample positions lie
      * within (|v| + 3) / 4 pixels of the window */
     const int mx = (mc_abs(vx) + 3) >> 2, my = (mc_abs(vy) + 3) >> 2;
-    if (mc_in_picture(g->width, g->height, x0 - mx, y0 - my, w + 2 * mx, h + 2 * my))
-        return cost_sub(c->dsp, c->P, c->N, x0, y0, w, h, vx, vy, c->ph, bound);
     int ax, ay, bx, by, rx, ry, rw, rh;
     mc_phase_split(vx, 4, ph, &ax, &bx);
     mc_phase_split(vy, 4, ph, &ay, &by);
+    if (mc_in_picture(g->width, g->height, x0 - mx, y0 - my, w + 2 * mx, h + 2 * my)) {
+        if (!padded(c))
+            return cost_sub(c->dsp, c->P, c->N, x0, y0, w, h, vx, vy, ph, bound);
+        /* samples (ix .. ix + w) x (iy .. iy + h): inside the picture but
+         * for the last column and row, which the padding holds */
+        int ix, fx, iy, fy, jx, gx, jy, gy;
+        split16(x0 * 16 - ax, &ix, &fx);
+        split16(y0 * 16 - ay, &iy, &fy);
+        split16(x0 * 16 + bx, &jx, &gx);
+        split16(y0 * 16 + by, &jy, &gy);
+        return c->dsp->sad_bilin(c->P->data + (ptrdiff_t)iy * c->P->stride + ix, c->P->stride,
+                                 fx, fy, c->N->data + (ptrdiff_t)jy * c->N->stride + jx,
+                                 c->N->stride, gx, gy, w, h, bound);
+    }
     mc_valid_rect(g->width, g->height, x0, y0, w, h, (-ax) >> 4, (-ay) >> 4, bx >> 4, by >> 4,
                   &rx, &ry, &rw, &rh);
     const int valid = rw > 0 && rh > 0 ? rw * rh : 0;

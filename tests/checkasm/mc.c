@@ -36,7 +36,9 @@ static void check_pred2(const McDSP *d, const McDSP *c)
     for (int iter = 0; iter < ITERS; iter++) {
         static const int ws[3] = { 8, 16, 32 };
         const int w = ws[checkasm_rnd(3)], h = 1 + checkasm_rnd(32);
-        const int pfx = checkasm_rnd(16), pfy = checkasm_rnd(16);
+        /* every kind of each side (both fractions 0, one, none) often:
+         * the kernels take a shorter path where a fraction is 0 */
+        const int pfx = iter & 32 ? 0 : checkasm_rnd(16), pfy = iter & 64 ? 0 : checkasm_rnd(16);
         const int nfx = iter & 8 ? 0 : checkasm_rnd(16), nfy = iter & 16 ? 0 : checkasm_rnd(16);
         const int wt = iter % 7 == 0 ? 256 * (iter / 7 % 2) : checkasm_rnd(257);
         Plane P, N;
@@ -117,8 +119,15 @@ static void check_sads(const McDSP *d, const McDSP *c)
             const int fixed = iter % 4 == 3 ? sizes[iter / 4 % 3] : 0;
             const int w = fixed ? fixed : 1 + checkasm_rnd(iter < ITERS / 2 ? 48 : 64);
             const int h = fixed ? fixed : 1 + checkasm_rnd(64);
-            const int pfx = checkasm_rnd(16), pfy = checkasm_rnd(16);
-            const int nfx = iter & 4 ? pfx : checkasm_rnd(16), nfy = checkasm_rnd(16);
+            /* every kind of each side (both fractions 0, one, none) often,
+             * and on half the cases the same kind on both sides (the same
+             * fractions, or mirrored as at t = 1/2): the kernels take a
+             * shorter path where a fraction is 0, specialised where the
+             * kinds agree */
+            const int pfx = iter & 32 ? 0 : checkasm_rnd(16);
+            const int pfy = iter & 64 ? 0 : checkasm_rnd(16);
+            const int nfx = iter & 4 ? (iter & 8 ? pfx : (16 - pfx) & 15) : checkasm_rnd(16);
+            const int nfy = iter & 4 ? (iter & 8 ? pfy : (16 - pfy) & 15) : checkasm_rnd(16);
             Plane P, N;
             plane_alloc(&P, 0, h + 1, w + 1, iter % 3);
             plane_alloc(&N, 0, h + 1, w + 1, iter % 3);
