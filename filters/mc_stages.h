@@ -206,6 +206,8 @@ MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
 MCF McVec mc_median(const McGrid *g, const McVec *v, int bx, int by)
 {
     McVec m[9];
+    m[0] = v[by * g->nbx + bx]; /* the block's own, replaced below: n >= 1, which
+                                   gcc cannot see where it inlines this */
     int n = 0;
     for (int y = by - 1; y <= by + 1; y++)
         for (int x = bx - 1; x <= bx + 1; x++)
@@ -260,7 +262,12 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
     /* Half then quarter pel around the choice. The refinement compares
      * vectors that differ by a fraction of a pixel: the block itself
      * decides (no margin), over the 8 points of the square around the
-     * vector per step (docs/quality.md, "8 points per step"). */
+     * vector per step (docs/quality.md, "8 points per step"): the cross
+     * first, then the diagonals only where a point of the cross beat the
+     * centre. A centre that its 4 neighbours cannot beat is nearly always
+     * the minimum of the square too: 8 % fewer instructions per
+     * conversion for -0.10 dB summed over 57 clips (-0.02 at most on one;
+     * the pans gain) (docs/quality.md, "the cross first"). */
     mc_block_area(g, bx, by, &x0, &y0, &w, &h);
     cv = mc_cost_sub_os(c, g, ph, x0, y0, w, h, v.x, v.y);
     const int d8[8][2] = {
@@ -275,6 +282,8 @@ MCF McVec mc_refine(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
     for (int step = 2; step >= 1; step--) {
         McVec best = v;
         for (int i = 0; i < 8; i++) {
+            if (i == 4 && mc_vec_eq(best, v))
+                break;
             const int vx = v.x + d8[i][0] * step, vy = v.y + d8[i][1] * step;
             /* (a cost at or above cv - margin loses: bounded there) */
             const uint32_t bound = cv > margin ? (uint32_t)(cv - margin) : 0;

@@ -442,6 +442,86 @@ static void test_quad_split(TestState *ts)
     free(tab);
 }
 
+/* The refinement (mc_refine()) on a smooth texture moving by (1/2, 1/2)
+ * px, (2, 2) in quarter pel: every vector of stage A zero. The half-pel
+ * step's cross finds (2, 0) and (0, 2) cheaper than the centre, so its
+ * diagonals are tried and (2, 2) wins; the quarter-pel step keeps it. A
+ * refinement without the diagonals ends at (2, 1); one that skipped them
+ * even where the cross improved would too. Started at the true vector, the
+ * cross cannot improve and the vector stays. The texture: random bytes
+ * box-blurred twice on a grid of quarter pixels, prev reading it 1/4 px to
+ * the right and below, next 1/4 px to the left and above. */
+enum { RW = 64, RH = 48, RB = 16, RF = 4 * RW + 40, RFH = 4 * RH + 40 };
+
+static void blur_fine(int *f, int *t)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        for (int y = 0; y < RFH; y++)          /* rows: 17 taps */
+            for (int x = 0; x < RF; x++) {
+                int s = 0;
+                for (int d = -8; d <= 8; d++)
+                    s += f[y * RF + (x + d < 0 ? 0 : x + d >= RF ? RF - 1 : x + d)];
+                t[y * RF + x] = s / 17;
+            }
+        for (int y = 0; y < RFH; y++)          /* columns */
+            for (int x = 0; x < RF; x++) {
+                int s = 0;
+                for (int d = -8; d <= 8; d++)
+                    s += t[(y + d < 0 ? 0 : y + d >= RFH ? RFH - 1 : y + d) * RF + x];
+                f[y * RF + x] = s / 17;
+            }
+    }
+}
+
+static void test_refine_diagonal(TestState *ts)
+{
+    static int fine[RF * RFH], tmp[RF * RFH];
+    static uint8_t pv[RW * RH], nx[RW * RH], grey[(RW / 2) * (RH / 2)];
+    uint32_t h = 12345;
+    for (int i = 0; i < RF * RFH; i++) {
+        h = h * 1103515245u + 12345u;
+        fine[i] = (int)((h >> 16) & 255);
+    }
+    blur_fine(fine, tmp);
+    /* stretch the blurred texture's contrast around its mean */
+    long sum = 0;
+    for (int i = 0; i < RF * RFH; i++)
+        sum += fine[i];
+    const int mean = (int)(sum / (RF * RFH));
+    for (int y = 0; y < RH; y++)
+        for (int x = 0; x < RW; x++) {
+            const int fy = 4 * y + 20, fx = 4 * x + 20;
+            const int a = 128 + 8 * (fine[(fy + 1) * RF + fx + 1] - mean);
+            const int b = 128 + 8 * (fine[(fy - 1) * RF + fx - 1] - mean);
+            pv[y * RW + x] = (uint8_t)(a < 0 ? 0 : a > 255 ? 255 : a);
+            nx[y * RW + x] = (uint8_t)(b < 0 ? 0 : b > 255 ? 255 : b);
+        }
+    memset(grey, 128, sizeof grey);
+    CudaMcArgs a;
+    memset(&a, 0, sizeof a);
+    a.prev[0] = (McPlaneView){ pv, RW, RW, RH };
+    a.next[0] = (McPlaneView){ nx, RW, RW, RH };
+    for (int c = 1; c < 3; c++)
+        a.prev[c] = a.next[c] = (McPlaneView){ grey, RW / 2, RW / 2, RH / 2 };
+    a.g = (McGrid){ RW, RH, RB, RW / RB, RH / RB };
+    int32_t *tab = set_half_phase(&a);
+    if (!tab) {
+        CHECK(ts, 0, "out of memory");
+        return;
+    }
+    enum { NB = (RW / RB) * (RH / RB) };
+    McVec vec[NB];
+    for (int k = 0; k < NB; k++)
+        vec[k] = (McVec){ 0, 0 };
+    McVec v = mc_refine(&a, &a.g, &a.ph, vec, 1, 1);
+    CHECK(ts, v.x == 2 && v.y == 2, "from zero: (%d, %d), want (2, 2)", v.x, v.y);
+    for (int k = 0; k < NB; k++)
+        vec[k] = (McVec){ 2, 2 };
+    v = mc_refine(&a, &a.g, &a.ph, vec, 1, 1);
+    CHECK(ts, v.x == 2 && v.y == 2, "from the true vector: (%d, %d), want (2, 2)", v.x, v.y);
+    free(tab);
+}
+
 int main(void)
 {
     TestState ts = { 0, 0 };
@@ -451,5 +531,6 @@ int main(void)
     test_choice_follows_neighbours(&ts);
     test_choice_sees_colour(&ts);
     test_quad_split(&ts);
+    test_refine_diagonal(&ts);
     return test_finish(&ts, "test_mc_stages");
 }
