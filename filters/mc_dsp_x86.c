@@ -123,18 +123,13 @@ T_AVX2 INLINE __m256i cubic_row16(CubicState *s, const int kind)
     s->q += s->qs;
     const __m256i u2l = _mm256_unpacklo_epi16(s->t2, t3);
     const __m256i u2h = _mm256_unpackhi_epi16(s->t2, t3);
-    const __m256i r = _mm256_set1_epi32(128);
-    __m256i lo = _mm256_add_epi32(_mm256_madd_epi16(s->u0l, s->va), _mm256_madd_epi16(u2l, s->vb));
-    __m256i hi = _mm256_add_epi32(_mm256_madd_epi16(s->u0h, s->va), _mm256_madd_epi16(u2h, s->vb));
-    lo = _mm256_srai_epi32(_mm256_add_epi32(lo, r), 8);
-    hi = _mm256_srai_epi32(_mm256_add_epi32(hi, r), 8);
+    const __m256i v = cubic_v_pass(s->u0l, s->u0h, u2l, u2h, s->va, s->vb);
     s->u0l = s->u1l;
     s->u0h = s->u1h;
     s->u1l = u2l;
     s->u1h = u2h;
     s->t2 = t3;
-    const __m256i v = _mm256_packs_epi32(lo, hi);
-    return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(4080));
+    return v;
 }
 
 T_AVX2 static void pred2_avx2(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,

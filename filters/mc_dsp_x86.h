@@ -77,6 +77,21 @@ T_AVX2 INLINE __m256i cubic_one_pass(__m256i t)
     return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(4080));
 }
 
+/* The bicubic vertical pass: rows (y, y+1) interleaved in u0 (low and high
+ * halves of the lanes) times the taps (c0, c1) in va, rows (y+2, y+3) in u2
+ * times (c2, c3) in vb, in 32 bits, + 128 >> 8, clamped to 0..4080. */
+T_AVX2 INLINE __m256i cubic_v_pass(__m256i u0l, __m256i u0h, __m256i u2l, __m256i u2h,
+                                   __m256i va, __m256i vb)
+{
+    const __m256i r = _mm256_set1_epi32(128);
+    __m256i lo = _mm256_add_epi32(_mm256_madd_epi16(u0l, va), _mm256_madd_epi16(u2l, vb));
+    __m256i hi = _mm256_add_epi32(_mm256_madd_epi16(u0h, va), _mm256_madd_epi16(u2h, vb));
+    lo = _mm256_srai_epi32(_mm256_add_epi32(lo, r), 8);
+    hi = _mm256_srai_epi32(_mm256_add_epi32(hi, r), 8);
+    const __m256i v = _mm256_packs_epi32(lo, hi);
+    return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(4080));
+}
+
 /* ((256-wt)*a + wt*b + 128) >> 8 on 16 samples. */
 T_AVX2 INLINE __m256i avg16(__m256i a, __m256i b, __m256i w)
 {
@@ -188,16 +203,11 @@ T_AVX2 INLINE __m256i cubic8_rows(Cubic8State *s, const int kind)
     const __m256i t3 = _mm256_permute2x128_si256(s->t2, t4, 0x21);
     const __m256i u2l = _mm256_unpacklo_epi16(s->t2, t3);
     const __m256i u2h = _mm256_unpackhi_epi16(s->t2, t3);
-    const __m256i r = _mm256_set1_epi32(128);
-    __m256i lo = _mm256_add_epi32(_mm256_madd_epi16(s->u0l, s->va), _mm256_madd_epi16(u2l, s->vb));
-    __m256i hi = _mm256_add_epi32(_mm256_madd_epi16(s->u0h, s->va), _mm256_madd_epi16(u2h, s->vb));
-    lo = _mm256_srai_epi32(_mm256_add_epi32(lo, r), 8);
-    hi = _mm256_srai_epi32(_mm256_add_epi32(hi, r), 8);
+    const __m256i v = cubic_v_pass(s->u0l, s->u0h, u2l, u2h, s->va, s->vb);
     s->u0l = u2l;
     s->u0h = u2h;
     s->t2 = t4;
-    const __m256i v = _mm256_packs_epi32(lo, hi);
-    return _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), _mm256_set1_epi16(4080));
+    return v;
 }
 
 T_AVX2 INLINE void pred2_w8_avx2(uint16_t *dst, ptrdiff_t ds, const uint8_t *p, ptrdiff_t ps,
