@@ -39,18 +39,24 @@ static void blend_rows(uint8_t *dst, ptrdiff_t ds, const uint8_t *a, ptrdiff_t a
     }
 }
 
+void blend_frames(const OmctiFrame *prev, const OmctiFrame *next, int64_t num, int64_t den,
+                  OmctiPicture *out, int threads)
+{
+    const int wt = phase_weight256(num, den);
+    for (int i = 0; i < 3; i++) {
+        const OmctiPlane *a = &prev->p[i], *b = &next->p[i];
+        blend_rows(out->data[i], out->stride[i], a->data, a->stride, b->data, b->stride,
+                   a->w, a->h, wt, threads);
+    }
+}
+
 static int blend_cpu_picture(void *priv, const FilterPair *pair, int64_t num, int64_t den,
                              OmctiPicture *out, char *err, size_t errlen)
 {
     (void)err;
     (void)errlen;
     const BlendContext *s = priv;
-    const int wt = phase_weight256(num, den);
-    for (int i = 0; i < 3; i++) {
-        const OmctiPlane *a = &pair->prev->p[i], *b = &pair->next->p[i];
-        blend_rows(out->data[i], out->stride[i], a->data, a->stride, b->data, b->stride,
-                   a->w, a->h, wt, s->threads);
-    }
+    blend_frames(pair->prev, pair->next, num, den, out, s->threads);
     return 0;
 }
 

@@ -41,6 +41,11 @@ typedef struct FilterPair {
      * context (estimate_pair()); 0: the filter computes it. */
     int have_cam;
     MotionVector cam;
+    /* mixing: prev lies halfway between the picture before it and next
+     * (fade_linear_mix()) and the pair is no fade (src/fade.h): a
+     * cross-dissolve, whose in-between picture is the blend of the two
+     * (set by the context; 0 elsewhere). */
+    int mixing;
 } FilterPair;
 
 typedef struct OmctiFilter {
@@ -100,6 +105,10 @@ extern const FilterBackend filter_backend_cuda;
 extern const OmctiFilter filter_omcti;
 extern const OmctiFilter filter_mcti;
 extern const OmctiFilter filter_blend;
+
+/* The blend filter's picture on the CPU: (1-t)*prev + t*next per pixel. */
+void blend_frames(const OmctiFrame *prev, const OmctiFrame *next, int64_t num, int64_t den,
+                  OmctiPicture *out, int threads);
 extern const OmctiFilter filter_repeat;
 
 const OmctiFilter *filter_for_method(OmctiMethod m);

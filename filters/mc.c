@@ -14,6 +14,8 @@ typedef struct McFilter {
     SceneCut scd;
     int cut;
     int stepwise;                /* hold: the source changes in steps      */
+    int mix;                     /* blend: a cross-dissolve (FilterPair)   */
+    int threads;
 } McFilter;
 
 void mc_mask_weights(int block, int x, int y, int w[3])
@@ -32,6 +34,7 @@ int mc_init(void **priv, const FilterParams *p, OmctiMethod method, char *err, s
     s->width = p->width;
     s->height = p->height;
     s->block = p->block;
+    s->threads = p->threads > 0 ? p->threads : 1;
     scenecut_init(&s->scd, p);
     const int ret = filter_backend_open(&s->be, &s->b, &mc_backend_cpu, p, method, err, errlen);
     if (ret < 0) {
@@ -67,6 +70,7 @@ int mc_new_pair(void *priv, const FilterPair *pair, char *err, size_t errlen)
                              scenecut_flat(&st, s->width, s->height), pair->prev->serial,
                              pair->next->serial);
     s->stepwise = s->scd.stepwise && s->scd.enabled;
+    s->mix = pair->mixing;
     return 0;
 }
 
@@ -96,6 +100,15 @@ int mc_picture(void *priv, const FilterPair *pr, int64_t num, int64_t den, Omcti
         OmctiPicture pic;
         frame_as_picture(2 * num <= den ? pr->prev : pr->next, &pic);
         picture_copy(out, &pic);
+        return 0;
+    }
+    if (s->mix) {
+        /* A cross-dissolve: every picture is a mix of two shots, and the
+         * share of the second grows by a step per frame. The blend is the
+         * in-between mix; vectors matched between two mixes warp the shot
+         * that does not move (docs/quality.md, "dissolves"). On the host,
+         * as the holds: the same on every backend. */
+        blend_frames(pr->prev, pr->next, num, den, out, s->threads);
         return 0;
     }
     return s->be->picture(s->b, pr, num, den, out, err, errlen);

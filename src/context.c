@@ -60,6 +60,8 @@ struct OmctiContext {
     void *filter_priv;
     int pair_cut;
     int pair_holds;            /* the pair's pictures hold the nearer original */
+    int mixing;                /* the pair continues a linear mix (a dissolve;
+                                  fade_linear_mix()), and is no fade       */
 
     OmctiStats stats;
     char err[512];
@@ -318,6 +320,14 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
         return OMCTI_ERR_INVALID;
     }
     double t0 = now_seconds();
+    /* Before the new picture replaces the older of the two: whether the
+     * newer (prev of the coming pair) lies halfway between it and the new
+     * one. Three consecutive pictures only (a segment's lead-in gives its
+     * first pair the one before). */
+    const OmctiFrame *p0 = &c->frames[c->cur ^ 1], *p1 = &c->frames[c->cur];
+    const int linear = c->filter->needs_motion && c->sent >= 2 &&
+                       p0->number + 1 == p1->number && p1->number + 1 == number &&
+                       fade_linear_mix(&p0->p[0], &p1->p[0], pic->data[0], pic->stride[0]);
     c->cur ^= 1;
     /* valid whatever fails below */
     c->pair_frame[0] = &c->frames[c->cur ^ 1];
@@ -346,7 +356,7 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
         return 0;
 
     const OmctiFrame *prev = &c->frames[c->cur ^ 1], *next = f;
-    FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur), 0, { 0, 0 } };
+    FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur), 0, { 0, 0 }, 0 };
     if (c->filter->needs_motion) {
         t0 = now_seconds();
         int ret = repad_pair(c, c->cur ^ 1, c->cur, &pair.area);
@@ -364,7 +374,9 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
             pair.have_cam = 1;
             pair.cam = c->cam;
         }
+        pair.mixing = linear && !c->fade.active;
     }
+    c->mixing = pair.mixing;
     c->stats.pairs++;
     if (c->filter->new_pair) {
         t0 = now_seconds();
@@ -461,7 +473,8 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
     /* a held original is the original, not its scaled copy */
     const int fade = c->filter->needs_motion && c->fade.active && !c->pair_holds;
     const FilterPair pair = { fade ? &c->norm[0] : prev, fade ? &c->norm[1] : next,
-                              c->filter->needs_motion ? &c->fields : NULL, pair_area(c, ip, in), 0, { 0, 0 } };
+                              c->filter->needs_motion ? &c->fields : NULL, pair_area(c, ip, in), 0,
+                              { 0, 0 }, c->mixing };
     double t0 = now_seconds();
     c->err[0] = 0;
     int ret = c->filter->picture(c->filter_priv, &pair, num, den, out, c->err, sizeof c->err);

@@ -39,4 +39,16 @@ void fade_scale_frame(const FadeGain *g, int side, OmctiFrame *dst, const OmctiF
  * num/den (nothing to do at 1/2). */
 void fade_to_phase(const FadeGain *g, int64_t num, int64_t den, OmctiPicture *pic);
 
+/* Whether three consecutive pictures change linearly: the middle one (p1)
+ * lies halfway between the one before (p0) and the one after (p2, a
+ * picture still to be copied in), to within a quarter of the change
+ * between those two, and the change is 1.5 grey levels a pixel and frame
+ * or more (sums over the picture, not per pixel). A
+ * cross-dissolve is that (each picture a mix of two shots whose share moves
+ * by a step per frame), so is a fade (which fade_measure() takes instead);
+ * motion is not (a moving edge is not the mean of its two positions), nor
+ * a still picture (no change). Luma, one row in four, every other column. */
+int fade_linear_mix(const OmctiPlane *p0, const OmctiPlane *p1, const uint8_t *p2,
+                    ptrdiff_t p2_stride);
+
 #endif

@@ -1,6 +1,8 @@
 /* Brightness compensation (src/fade.h): which pairs are fades, the scaled
  * copies and the level of each phase; and through the library, a moving
- * picture that fades is rebuilt as well as one that does not. */
+ * picture that fades is rebuilt as well as one that does not. Linear mixes
+ * (fade_linear_mix()): which three pictures are one, and a cross-dissolve
+ * blended through the library. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,10 +224,115 @@ static void test_fade_rebuilt(TestState *ts)
     }
 }
 
+/* Luma of a cross-dissolve from shot A (the texture moved by (ox, 0)) to
+ * shot B (another texture, still) with B's share k/16. */
+static void fill_dissolve(OmctiPicture *p, int ox, int k)
+{
+    for (int y = 0; y < p->height; y++)
+        for (int x = 0; x < p->width; x++) {
+            const int a = texture(x - ox, y), b = texture(3 * y + 500, x + 300);
+            p->data[0][y * p->stride[0] + x] = (uint8_t)((a * (16 - k) + b * k + 8) / 16);
+        }
+    for (int c = 1; c < 3; c++)
+        memset(p->data[c], 128, (size_t)p->stride[c] * ((p->height + 1) / 2));
+}
+
+static OmctiPlane plane_of(const Pic *b)
+{
+    return (OmctiPlane){ .data = b->pic.data[0], .stride = b->pic.stride[0],
+                         .w = b->pic.width, .h = b->pic.height };
+}
+
+/* fade_linear_mix(): a dissolve (still or with shot A moving by 2 px a
+ * frame under a third of B) and a fade are linear; motion, a still
+ * picture, and a dissolve whose middle picture is off the mean are not. */
+static void test_linear_mix(TestState *ts)
+{
+    const int w = 160, h = 96;
+    Pic f[3];
+    for (int i = 0; i < 3; i++)
+        pic_alloc(&f[i], w, h);
+    const OmctiPlane p0 = plane_of(&f[0]), p1 = plane_of(&f[1]);
+#define LINEAR() fade_linear_mix(&p0, &p1, f[2].pic.data[0], f[2].pic.stride[0])
+    for (int i = 0; i < 3; i++)
+        fill_dissolve(&f[i].pic, 0, 4 + 3 * i);
+    CHECK(ts, LINEAR(), "a still dissolve is no linear mix");
+    for (int i = 0; i < 3; i++)
+        fill_dissolve(&f[i].pic, 2 * i, 4 + 2 * i);
+    CHECK(ts, LINEAR(), "a dissolve with shot A moving is no linear mix");
+    for (int i = 0; i < 3; i++)
+        fill_picture(&f[i].pic, 0, 0, 16 - 2 * i, 16);
+    CHECK(ts, LINEAR(), "a fade is no linear mix");
+    for (int i = 0; i < 3; i++)
+        fill_picture(&f[i].pic, 6 * i, -2 * i, 1, 1);
+    CHECK(ts, !LINEAR(), "motion is a linear mix");
+    for (int i = 0; i < 3; i++)
+        fill_picture(&f[i].pic, 0, 0, 1, 1);
+    CHECK(ts, !LINEAR(), "a still picture is a linear mix");
+    for (int i = 0; i < 3; i++)
+        fill_dissolve(&f[i].pic, 0, i == 1 ? 12 : 4 + 3 * i);
+    CHECK(ts, !LINEAR(), "a dissolve whose middle is off the mean is a linear mix");
+#undef LINEAR
+    for (int i = 0; i < 3; i++)
+        free(f[i].mem);
+}
+
+/* Through the library: in a cross-dissolve (shot A moving by 2 px a frame,
+ * B still, B's share 2/16 more each frame) the middle picture of a pair is
+ * the blend of the two; the same shot A alone, moving, is not blended. The
+ * pair is decided from three pictures: the first pair is built with
+ * vectors. */
+static void test_dissolve_blended(TestState *ts)
+{
+    const int w = 192, h = 128;
+    for (int dissolve = 0; dissolve < 2; dissolve++) {
+        Pic f[3], out, blend;
+        for (int i = 0; i < 3; i++) {
+            pic_alloc(&f[i], w, h);
+            if (dissolve)
+                fill_dissolve(&f[i].pic, 2 * i, 4 + 2 * i);
+            else
+                fill_picture(&f[i].pic, 4 * i, 0, 1, 1);
+        }
+        pic_alloc(&out, w, h);
+        pic_alloc(&blend, w, h);
+        for (int c = 0; c < 3; c++)
+            for (int y = 0; y < (c ? (h + 1) / 2 : h); y++)
+                for (int x = 0; x < (c ? (w + 1) / 2 : w); x++) {
+                    const int st = f[1].pic.stride[c];
+                    blend.pic.data[c][y * st + x] =
+                        (uint8_t)((f[1].pic.data[c][y * st + x] + f[2].pic.data[c][y * st + x] + 1) / 2);
+                }
+        OmctiSettings s;
+        omcti_default_settings(&s);
+        s.engine = "cpu";
+        s.threads = 2;
+        char err[256];
+        OmctiContext *c = NULL;
+        CHECK(ts, omcti_open(&c, &s, w, h, err, sizeof err) == 0, "open: %s", err);
+        if (!c) return;
+        for (int i = 0; i < 3; i++)
+            CHECK(ts, omcti_send_picture(c, &f[i].pic) == 0, "send %d", i);
+        CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
+        const int same = memcmp(out.mem, blend.mem, (size_t)w * h + 2 * (size_t)(w / 2) * (h / 2)) == 0;
+        if (dissolve)
+            CHECK(ts, same, "the dissolve's middle picture is not the blend");
+        else
+            CHECK(ts, !same, "a moving picture was blended");
+        omcti_close(&c);
+        for (int i = 0; i < 3; i++)
+            free(f[i].mem);
+        free(out.mem);
+        free(blend.mem);
+    }
+}
+
 int main(void)
 {
     TestState ts = { 0 };
     test_measure(&ts);
     test_fade_rebuilt(&ts);
+    test_linear_mix(&ts);
+    test_dissolve_blended(&ts);
     return test_finish(&ts, "test_fade");
 }
