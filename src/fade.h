@@ -47,7 +47,7 @@ void fade_to_phase(const FadeGain *g, int64_t num, int64_t den, OmctiPicture *pi
  * cross-dissolve is that (each picture a mix of two shots whose share moves
  * by a step per frame), so is a fade (which fade_measure() takes instead);
  * motion is not (a moving edge is not the mean of its two positions), nor
- * a still picture (no change). Luma, one row in four, every other column. */
+ * a still picture (no change). Luma, one row in eight. */
 int fade_linear_mix(const OmctiPlane *p0, const OmctiPlane *p1, const uint8_t *p2,
                     ptrdiff_t p2_stride);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Which pairs of a clip's even frames the dissolve rule (src/fade.c
 fade_linear_mix()) calls a linear mix, in numpy, over all pixels (the C code
-reads one row in four, every other column): the pair (ev[k], ev[k+1]) is
+reads one row in eight): the pair (ev[k], ev[k+1]) is
 listed as k(ratio, change) where
   ratio  = mean|ev[k] - (ev[k-1] + ev[k+1]) / 2| / change  (< 0.5 to pass),
   change = mean|ev[k+1] - ev[k-1]| / 2                      (>= 1.5 to pass).
