@@ -105,11 +105,12 @@ extern const FilterBackend filter_backend_cuda;
 extern const OmctiFilter filter_omcti;
 extern const OmctiFilter filter_mcti;
 extern const OmctiFilter filter_blend;
+extern const OmctiFilter filter_repeat;
 
-/* The blend filter's picture on the CPU: (1-t)*prev + t*next per pixel. */
+/* The blend filter's picture on the CPU: (1-t)*prev + t*next per pixel
+ * (blend.c; mc.c blends a cross-dissolve with it). */
 void blend_frames(const OmctiFrame *prev, const OmctiFrame *next, int64_t num, int64_t den,
                   OmctiPicture *out, int threads);
-extern const OmctiFilter filter_repeat;
 
 const OmctiFilter *filter_for_method(OmctiMethod m);
 
