@@ -177,6 +177,20 @@ static double mean_y(const OmctiPicture *a, int m)
     return s / n;
 }
 
+/* A context of the library on the CPU, 2 threads (NULL and a failed
+ * check if it does not open). */
+static OmctiContext *open_cpu(TestState *ts, int w, int h)
+{
+    OmctiSettings s;
+    omcti_default_settings(&s);
+    s.engine = "cpu";
+    s.threads = 2;
+    char err[256];
+    OmctiContext *c = NULL;
+    CHECK(ts, omcti_open(&c, &s, w, h, err, sizeof err) == 0, "open: %s", err);
+    return c;
+}
+
 /* A picture moving by (8, -4) per pair while it fades to 5/8 (and back in):
  * the middle picture is the texture moved by (4, -2) at 13/16 brightness.
  * With the search misled by brightness it came out at 24 dB; with the
@@ -194,13 +208,7 @@ static void test_fade_rebuilt(TestState *ts)
         fill_picture(&a.pic, 0, 0, dir ? 10 : 16, 16);
         fill_picture(&b.pic, 8, -4, dir ? 16 : 10, 16);
         fill_picture(&mid.pic, 4, -2, 13, 16);
-        OmctiSettings s;
-        omcti_default_settings(&s);
-        s.engine = "cpu";
-        s.threads = 2;
-        char err[256];
-        OmctiContext *c = NULL;
-        CHECK(ts, omcti_open(&c, &s, w, h, err, sizeof err) == 0, "open: %s", err);
+        OmctiContext *c = open_cpu(ts, w, h);
         if (!c) return;
         omcti_send_picture(c, &a.pic);
         omcti_send_picture(c, &b.pic);
@@ -303,13 +311,7 @@ static void test_dissolve_blended(TestState *ts)
                     blend.pic.data[c][y * st + x] =
                         (uint8_t)((f[1].pic.data[c][y * st + x] + f[2].pic.data[c][y * st + x] + 1) / 2);
                 }
-        OmctiSettings s;
-        omcti_default_settings(&s);
-        s.engine = "cpu";
-        s.threads = 2;
-        char err[256];
-        OmctiContext *c = NULL;
-        CHECK(ts, omcti_open(&c, &s, w, h, err, sizeof err) == 0, "open: %s", err);
+        OmctiContext *c = open_cpu(ts, w, h);
         if (!c) return;
         for (int i = 0; i < 3; i++)
             CHECK(ts, omcti_send_picture(c, &f[i].pic) == 0, "send %d", i);
