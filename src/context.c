@@ -323,11 +323,14 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
     /* Before the new picture replaces the older of the two: whether the
      * newer (prev of the coming pair) lies halfway between it and the new
      * one. Three consecutive pictures only (a segment's lead-in gives its
-     * first pair the one before). */
+     * first pair the one before). Inside the active area of the two: there
+     * frames[] hold the pictures as sent (re-padding changes only the lines
+     * outside a frame's own area, repad_pair() works on copies). */
     const OmctiFrame *p0 = &c->frames[c->cur ^ 1], *p1 = &c->frames[c->cur];
+    const ActiveArea a01 = pair_area(c, c->cur ^ 1, c->cur);
     const int linear = c->filter->needs_motion && c->sent >= 2 &&
                        p0->number + 1 == p1->number && p1->number + 1 == number &&
-                       fade_linear_mix(&p0->p[0], &p1->p[0], pic->data[0], pic->stride[0]);
+                       fade_linear_mix(&p0->p[0], &p1->p[0], pic->data[0], pic->stride[0], &a01);
     c->cur ^= 1;
     /* valid whatever fails below */
     c->pair_frame[0] = &c->frames[c->cur ^ 1];

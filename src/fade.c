@@ -133,26 +133,27 @@ void fade_to_phase(const FadeGain *g, int64_t num, int64_t den, OmctiPicture *pi
 }
 
 int fade_linear_mix(const OmctiPlane *p0, const OmctiPlane *p1, const uint8_t *p2,
-                    ptrdiff_t p2_stride)
+                    ptrdiff_t p2_stride, const ActiveArea *a)
 {
     /* off2: sum |2 p1 - p0 - p2|, twice p1's distance from the mean of its
      * neighbours; step: sum |p2 - p0|, twice the change per frame */
+    const int x0 = a->left, x1 = p1->w - a->right, y1 = p1->h - a->bottom;
     uint64_t off2 = 0, step = 0, n = 0;
-    for (int y = 0; y < p1->h; y += 8) {
-        const uint8_t *a = p0->data + (ptrdiff_t)y * p0->stride;
-        const uint8_t *b = p1->data + (ptrdiff_t)y * p1->stride;
-        const uint8_t *c = p2 + (ptrdiff_t)y * p2_stride;
+    for (int y = a->top; y < y1 && x0 < x1; y += 8) {
+        const uint8_t *pa = p0->data + (ptrdiff_t)y * p0->stride;
+        const uint8_t *pb = p1->data + (ptrdiff_t)y * p1->stride;
+        const uint8_t *pc = p2 + (ptrdiff_t)y * p2_stride;
         /* a row's sums in int (at most 510 a pixel, widths below 2^22):
          * a loop the compiler vectorises */
         int ro = 0, rs = 0;
-        for (int x = 0; x < p1->w; x++) {
-            const int d = 2 * b[x] - a[x] - c[x], e = c[x] - a[x];
+        for (int x = x0; x < x1; x++) {
+            const int d = 2 * pb[x] - pa[x] - pc[x], e = pc[x] - pa[x];
             ro += d < 0 ? -d : d;
             rs += e < 0 ? -e : e;
         }
         off2 += (uint64_t)ro;
         step += (uint64_t)rs;
-        n += (uint64_t)p1->w;
+        n += (uint64_t)(x1 - x0);
     }
     /* |p1 - mean| < step / 4 per frame, i.e. off2 / 2 < step / 2 / 2; the
      * change per frame, step / 2 / n, at least 1.5 */

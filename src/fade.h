@@ -47,8 +47,11 @@ void fade_to_phase(const FadeGain *g, int64_t num, int64_t den, OmctiPicture *pi
  * cross-dissolve is that (each picture a mix of two shots whose share moves
  * by a step per frame), so is a fade (which fade_measure() takes instead);
  * motion is not (a moving edge is not the mean of its two positions), nor
- * a still picture (no change). Luma, one row in eight. */
+ * a still picture (no change). Luma, one row in eight, inside the active
+ * area a of p0 and p1 (both pictures' lines outside it: bars, which the
+ * context's working copies have re-padded while p2 still holds them, and
+ * which neither change nor say anything of the content). */
 int fade_linear_mix(const OmctiPlane *p0, const OmctiPlane *p1, const uint8_t *p2,
-                    ptrdiff_t p2_stride);
+                    ptrdiff_t p2_stride, const ActiveArea *a);
 
 #endif

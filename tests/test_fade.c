@@ -261,7 +261,8 @@ static void test_linear_mix(TestState *ts)
     for (int i = 0; i < 3; i++)
         pic_alloc(&f[i], w, h);
     const OmctiPlane p0 = plane_of(&f[0]), p1 = plane_of(&f[1]);
-#define LINEAR() fade_linear_mix(&p0, &p1, f[2].pic.data[0], f[2].pic.stride[0])
+    const ActiveArea full = { 0, 0, 0, 0 };
+#define LINEAR() fade_linear_mix(&p0, &p1, f[2].pic.data[0], f[2].pic.stride[0], &full)
     for (int i = 0; i < 3; i++)
         fill_dissolve(&f[i].pic, 0, 4 + 3 * i);
     CHECK(ts, LINEAR(), "a still dissolve is no linear mix");
@@ -285,15 +286,28 @@ static void test_linear_mix(TestState *ts)
         free(f[i].mem);
 }
 
+/* Black bars (luma 16) over the first and last `rows` rows of luma. */
+static void add_bars(OmctiPicture *p, int rows)
+{
+    for (int y = 0; y < rows; y++) {
+        memset(p->data[0] + (ptrdiff_t)y * p->stride[0], 16, (size_t)p->width);
+        memset(p->data[0] + (ptrdiff_t)(p->height - 1 - y) * p->stride[0], 16, (size_t)p->width);
+    }
+}
+
 /* Through the library: in a cross-dissolve (shot A moving by 2 px a frame,
  * B still, B's share 2/16 more each frame) the middle picture of a pair is
  * the blend of the two; the same shot A alone, moving, is not blended. The
  * pair is decided from three pictures: the first pair is built with
- * vectors. */
+ * vectors. The same letterboxed: the context's working copies repeat the
+ * edge line over the bars while the new picture still holds them, so the
+ * rule must look inside the active area only (it did not: a letterboxed
+ * dissolve was never blended). */
 static void test_dissolve_blended(TestState *ts)
 {
     const int w = 192, h = 128;
-    for (int dissolve = 0; dissolve < 2; dissolve++) {
+    for (int k = 0; k < 4; k++) {
+        const int dissolve = k & 1, bars = k >> 1 ? 16 : 0;
         Pic f[3], out, blend;
         for (int i = 0; i < 3; i++) {
             pic_alloc(&f[i], w, h);
@@ -301,6 +315,7 @@ static void test_dissolve_blended(TestState *ts)
                 fill_dissolve(&f[i].pic, 2 * i, 4 + 2 * i);
             else
                 fill_picture(&f[i].pic, 4 * i, 0, 1, 1);
+            add_bars(&f[i].pic, bars);
         }
         pic_alloc(&out, w, h);
         pic_alloc(&blend, w, h);
@@ -318,9 +333,9 @@ static void test_dissolve_blended(TestState *ts)
         CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
         const int same = memcmp(out.mem, blend.mem, (size_t)w * h + 2 * (size_t)(w / 2) * (h / 2)) == 0;
         if (dissolve)
-            CHECK(ts, same, "the dissolve's middle picture is not the blend");
+            CHECK(ts, same, "the dissolve's middle picture is not the blend (bars: %d rows)", bars);
         else
-            CHECK(ts, !same, "a moving picture was blended");
+            CHECK(ts, !same, "a moving picture was blended (bars: %d rows)", bars);
         omcti_close(&c);
         for (int i = 0; i < 3; i++)
             free(f[i].mem);
