@@ -14,9 +14,9 @@
  *   one (vpunpck*wd), and vpmaddwd applies (c0,c1) to the pair of rows y and
  *   (c2,c3) to rows y+2, in 32 bits, as the C reference does.
  * - The bilinear vertical pass (16-fy)*h0 + fy*h1 + 8 >> 4 is h0 plus a
- *   rounded high product (vpmulhrsw, bilin_v16()) in AVX2, and stays below
- *   2^16 in unsigned 16-bit lanes in AVX-512 (vpmullw, vpsrlw).
- * - A pass whose fraction is 0 is a copy and is skipped (subpel_kind()):
+ *   rounded high product (vpmulhrsw, bilin_v16(); AVX-512: bilin_v32()).
+ * - A pass whose fraction is 0 is a copy and is skipped (subpel_kind(); in
+ *   both ISAs):
  *   in the 2x conversions of flower, sintel_fast and football_kick 43-51 %
  *   of the predicted samples have a fraction 0 (at t = 1/2, a vector
  *   component of an even number of whole pixels), and both sides of a
