@@ -14,24 +14,13 @@ global shifts (phase correlation, pel) are from being halfway; then the
 means, and the PSNR an oracle would reach by taking, per 16x16 block, the
 better of OMCTI and blend (and of all three): the room that any per-block
 choice between motion and blending has on this clip."""
-import subprocess
+import os
 import sys
 
 import numpy as np
 
-
-def luma_frames(path):
-    d = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-f', 'yuv4mpegpipe',
-                        '-pix_fmt', 'yuv420p', '-'], capture_output=True, check=True).stdout
-    hdr = d[:d.index(b'\n')].split()
-    w = int([x for x in hdr if x.startswith(b'W')][0][1:])
-    h = int([x for x in hdr if x.startswith(b'H')][0][1:])
-    fs, pos, out = w * h * 3 // 2, d.index(b'\n') + 1, []
-    while pos < len(d):
-        pos = d.index(b'\n', pos) + 1
-        out.append(np.frombuffer(d[pos:pos + fs], np.uint8)[:w * h].reshape(h, w).astype(np.float64))
-        pos += fs
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lumaframes import luma_frames  # noqa: E402
 
 
 def psnr(mse):
@@ -52,8 +41,8 @@ def block_sums(e, b=16):
     return e[:h, :w].reshape(h // b, b, w // b, b).sum(axis=(1, 3)), e.sum() - e[:h, :w].sum()
 
 
-full, om = luma_frames(sys.argv[1]), luma_frames(sys.argv[2])
-other = luma_frames(sys.argv[3]) if len(sys.argv) > 3 else None
+full, om = luma_frames(sys.argv[1], np.float64), luma_frames(sys.argv[2], np.float64)
+other = luma_frames(sys.argv[3], np.float64) if len(sys.argv) > 3 else None
 n = min(len(full), len(om)) - 4
 if other and len(other) <= n - 1:
     print('note: OTHER has %d frames; scoring the first %d' % (len(other), len(other) - 1))

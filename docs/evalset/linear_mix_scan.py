@@ -6,24 +6,13 @@ listed as k(ratio, change) where
   ratio  = mean|ev[k] - (ev[k-1] + ev[k+1]) / 2| / change  (< 0.5 to pass),
   change = mean|ev[k+1] - ev[k-1]| / 2                      (>= 1.5 to pass).
   docs/evalset/linear_mix_scan.py CLIP.mkv ...   (needs ffmpeg and numpy)"""
-import subprocess
+import os
 import sys
 
 import numpy as np
 
-
-def luma_frames(path):
-    d = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-f', 'yuv4mpegpipe', '-'],
-                       capture_output=True, check=True).stdout
-    hdr = d[:d.index(b'\n')].split()
-    w = int([x for x in hdr if x.startswith(b'W')][0][1:])
-    h = int([x for x in hdr if x.startswith(b'H')][0][1:])
-    fs, pos, out = w * h * 3 // 2, d.index(b'\n') + 1, []
-    while pos < len(d):
-        pos = d.index(b'\n', pos) + 1
-        out.append(np.frombuffer(d[pos:pos + fs], np.uint8)[:w * h].reshape(h, w).astype(np.float32))
-        pos += fs
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lumaframes import luma_frames  # noqa: E402
 
 
 def bars(f, flat=24, dark=40):
