@@ -49,22 +49,33 @@ static inline uint32_t cost_int(const McDSP *dsp, const OmctiPlane *P, const Omc
  * 1/16 units (bilinear samples): the fused DSP kernel (which may stop once
  * the sum reaches bound, mc_dsp.h), or the C reference where a footprint
  * leaves the padded planes. */
-static inline uint32_t cost_sub(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N,
-                                int x0, int y0, int w, int h, int vx, int vy, const McPhase *ph,
-                                uint32_t bound)
+/* cost_sub() with the displacements (1/16 pel) split already; `in`: the
+ * caller knows both footprints lie inside the padded planes. */
+static inline uint32_t cost_sub_split(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N,
+                                      int x0, int y0, int w, int h, int ax, int ay, int bx,
+                                      int by, int vx, int vy, const McPhase *ph, uint32_t bound,
+                                      int in)
 {
-    int ax, ay, bx, by, ix, fx, iy, fy, jx, gx, jy, gy;
-    mc_phase_split(vx, 4, ph, &ax, &bx);
-    mc_phase_split(vy, 4, ph, &ay, &by);
+    int ix, fx, iy, fy, jx, gx, jy, gy;
     split16(x0 * 16 - ax, &ix, &fx);
     split16(y0 * 16 - ay, &iy, &fy);
     split16(x0 * 16 + bx, &jx, &gx);
     split16(y0 * 16 + by, &jy, &gy);
-    if (inside(P, ix, iy, w, h) && inside(N, jx, jy, w, h))
+    if (in || (inside(P, ix, iy, w, h) && inside(N, jx, jy, w, h)))
         return dsp->sad_bilin(P->data + (ptrdiff_t)iy * P->stride + ix, P->stride, fx, fy,
                               N->data + (ptrdiff_t)jy * N->stride + jx, N->stride, gx, gy, w, h,
                               bound);
     return cost_sub_clamped(P, N, ph, x0, y0, w, h, vx, vy);
+}
+
+static inline uint32_t cost_sub(const McDSP *dsp, const OmctiPlane *P, const OmctiPlane *N,
+                                int x0, int y0, int w, int h, int vx, int vy, const McPhase *ph,
+                                uint32_t bound)
+{
+    int ax, ay, bx, by;
+    mc_phase_split(vx, 4, ph, &ax, &bx);
+    mc_phase_split(vy, 4, ph, &ay, &by);
+    return cost_sub_split(dsp, P, N, x0, y0, w, h, ax, ay, bx, by, vx, vy, ph, bound, 0);
 }
 
 /* The CPU's costs for the decisions of filters/mc_stages.h: the DSP table
@@ -136,20 +147,11 @@ static inline uint32_t mc_cost_sub_os_below(const McCostCtx *c, const McGrid *g,
     int ax, ay, bx, by, rx, ry, rw, rh;
     mc_phase_split(vx, 4, ph, &ax, &bx);
     mc_phase_split(vy, 4, ph, &ay, &by);
-    if (mc_in_picture(g->width, g->height, x0 - mx, y0 - my, w + 2 * mx, h + 2 * my)) {
-        if (!padded(c))
-            return cost_sub(c->dsp, c->P, c->N, x0, y0, w, h, vx, vy, ph, bound);
-        /* samples (ix .. ix + w) x (iy .. iy + h): inside the picture but
-         * for the last column and row, which the padding holds */
-        int ix, fx, iy, fy, jx, gx, jy, gy;
-        split16(x0 * 16 - ax, &ix, &fx);
-        split16(y0 * 16 - ay, &iy, &fy);
-        split16(x0 * 16 + bx, &jx, &gx);
-        split16(y0 * 16 + by, &jy, &gy);
-        return c->dsp->sad_bilin(c->P->data + (ptrdiff_t)iy * c->P->stride + ix, c->P->stride,
-                                 fx, fy, c->N->data + (ptrdiff_t)jy * c->N->stride + jx,
-                                 c->N->stride, gx, gy, w, h, bound);
-    }
+    /* inside the picture, the samples (ix .. ix + w) x (iy .. iy + h) are
+     * too but for the last column and row, which the padding holds */
+    if (mc_in_picture(g->width, g->height, x0 - mx, y0 - my, w + 2 * mx, h + 2 * my))
+        return cost_sub_split(c->dsp, c->P, c->N, x0, y0, w, h, ax, ay, bx, by, vx, vy, ph,
+                              bound, padded(c));
     mc_valid_rect(g->width, g->height, x0, y0, w, h, (-ax) >> 4, (-ay) >> 4, bx >> 4, by >> 4,
                   &rx, &ry, &rw, &rh);
     const int valid = rw > 0 && rh > 0 ? rw * rh : 0;
