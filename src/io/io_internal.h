@@ -78,6 +78,15 @@ VideoWriter *video_writer_new(const VideoWriterOps *ops, const char *path,
  * temporary-file-and-rename rule; NULL on failure (message in err). */
 char *io_make_temp_path(const char *path, char *err, size_t errlen);
 
+/* Whether a and b name the same file (device and inode). */
+int io_same_file(const char *a, const char *b);
+
+/* What stands under an output's name (output_path.c): 0 where nothing
+ * does or -y lets it be replaced; *in_place = 1 for a FIFO or character
+ * device, written in place like a pipe. */
+int io_check_existing(const char *path, int overwrite, int *in_place, char *err,
+                      size_t errlen);
+
 /* Size and modification time (ns) of a file, what an index is checked by. */
 int frame_index_identity(const char *path, int64_t *size, int64_t *mtime);
 
