@@ -21,5 +21,5 @@ ffmpeg -nostdin -loglevel error -i "$clip" -an \
   -vf "trim=end_frame=$((frames + 4)),select='not(mod(n\,2))',setpts=N/FRAME_RATE/TB,minterpolate=fps=2*$rate" \
   -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/mi.y4m"
 end=$(date +%s.%N)
-echo "minterpolate: $(echo "$end - $start" | bc) s for $frames output frames"
+echo "minterpolate: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }') s for $frames output frames"
 "$omcti" eval -i "$clip" --frames "$frames" --compare "$tmp/mi.y4m=minterpolate" "$@"

@@ -35,7 +35,7 @@ for r in $(seq "$ROUNDS"); do
     tj1=$(date +%s.%N)
     same=$(cmp -s <(ffmpeg -v error -i "$T/single.mkv" -f framemd5 - | grep -v '^#') \
                   <(ffmpeg -v error -i "$T/farm.mkv" -f framemd5 - | grep -v '^#') && echo yes || echo NO)
-    awk -v r="$r" -v a="$t0" -v b="$t1" -v c="$t2" -v n="$N" -v s="$same" -v j="$(echo "$tj1 - $tj0" | bc)" 'BEGIN {
+    awk -v r="$r" -v a="$t0" -v b="$t1" -v c="$t2" -v n="$N" -v s="$same" -v d="$tj0" -v e="$tj1" 'BEGIN {
         printf "round %d: single (2 threads) %.2f s; farm (%d segments x 1 thread) %.2f s; ratio %.3f; same frames: %s; join alone %.2f s\n",
-               r, b - a, n, c - b, (c - b) / (b - a), s, j }'
+               r, b - a, n, c - b, (c - b) / (b - a), s, e - d }'
 done
