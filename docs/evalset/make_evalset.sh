@@ -8,8 +8,8 @@
 #         from there with `git show COMMIT:PATH` before it is downloaded from
 #         raw.githubusercontent.com at the recorded commit.
 # OUTDIR/fades and OUTDIR/extra receive the fades and dissolves, the zooms and the credits,
-# OUTDIR/more the clips of more.txt, OUTDIR/fresh, OUTDIR/fresh2 and OUTDIR/hd those of
-# fresh.txt, fresh2.txt and hd.txt (docs/quality.md).
+# OUTDIR/more the clips of more.txt, OUTDIR/fresh, OUTDIR/fresh2, OUTDIR/fresh3 and OUTDIR/hd
+# those of fresh.txt, fresh2.txt, fresh3.txt and hd.txt (docs/quality.md).
 # Clips are data: keep OUTDIR out of git. Needs ffmpeg, ffprobe, git or curl, and the
 # DejaVu Sans font (Debian: fonts-dejavu-core) for the credits.
 set -eu
@@ -69,6 +69,8 @@ mkdir -p "$out/fresh"
 build_list "$here/fresh.txt" "$out/fresh"
 mkdir -p "$out/fresh2"
 build_list "$here/fresh2.txt" "$out/fresh2"
+mkdir -p "$out/fresh3"
+build_list "$here/fresh3.txt" "$out/fresh3"
 mkdir -p "$out/hd"
 build_list "$here/hd.txt" "$out/hd"
 # Fades (docs/quality.md, "Scene cuts"): the first 34 frames of five clips of the set,
