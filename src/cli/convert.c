@@ -131,6 +131,8 @@ static int feed(Converter *c)
     }
     if ((ret = omcti_send_picture_at(c->ctx, &in, number)) < 0)
         return set_error(c->err, sizeof c->err, ret, "%s", omcti_last_error(c->ctx));
+    if (!c->ix && !c->quiet)
+        (void)repeats_add(&c->repeats, &in);   /* a note's only: may give up */
     c->last_index = c->base + c->have++;
     return 1;
 }
@@ -331,6 +333,8 @@ static int run(Converter *c)
                 "output frames were placed by the timestamps\n", name,
                 (long long)c->ti.off_grid, c->ti.off_grid == 1 ? "picture is" : "pictures are",
                 rational_to_double(tl.in_fps));
+    if (!c->ix && !c->quiet)
+        repeats_note(&c->repeats, name, in_fps);
     if (!c->quiet) {
         OmctiStats st;
         omcti_get_stats(c->ctx, &st);
@@ -396,6 +400,7 @@ int convert_one(Converter *c)
         video_writer_close(&c->out);
     video_reader_close(&c->in);
     omcti_close(&c->ctx);
+    repeats_free(&c->repeats);
     return ret;
 }
 

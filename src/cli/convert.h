@@ -10,6 +10,7 @@
 
 #include "omcti.h"
 #include "src/cli/options.h"
+#include "src/cli/repeats.h"
 #include "src/cli/segment.h"
 #include "src/cli/timeline.h"
 #include "src/io/async.h"
@@ -50,6 +51,7 @@ typedef struct Converter {
     int64_t audio_origin;      /* whole run: async_reader_audio_origin()     */
     int status;                /* convert_one()'s result (workers)          */
     VideoDamage damage;        /* a piece's: what its reader met            */
+    RepeatScan repeats;        /* whole run: repeated pictures (a note)      */
     int eof;
     char err[1024];
 } Converter;

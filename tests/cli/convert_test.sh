@@ -157,6 +157,19 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffprobe >/dev/null && command -v ffmpeg 
         expect "libsvtav1's log level the user set is kept" "grep -q 'Svt\[info\]' \"$T/err\""
         rm -f "$T/av1.mkv"
     fi
+    # a film at 24 fps stored at 30 (every 5th picture repeated): one note
+    # saying so and how to drop the repeats; none for the same motion at 30
+    # fps, nor with -q
+    ffmpeg -v error -f lavfi -i "testsrc2=s=176x144:r=24:d=1.5" -vf fps=30 -c:v ffv1 "$T/film30.mkv"
+    ffmpeg -v error -f lavfi -i "testsrc2=s=176x144:r=30:d=1.5" -c:v ffv1 "$T/video30.mkv"
+    run "repeats 2x" 0 "$OMCTI" -i "$T/film30.mkv" -o "$T/film60.mkv" --method blend --lossless
+    expect "repeats note ($(grep -c 'repeats every' "$T/err") lines)" \
+        "[ \"\$(grep -c \"repeats every 5th picture (24.000 fps of motion in a 30.000 fps file).*decimate=cycle=5\" \"$T/err\")\" = 1 ]"
+    run "no repeats 2x" 0 "$OMCTI" -i "$T/video30.mkv" -o "$T/video60.mkv" --method blend --lossless
+    expect "no repeats, no note" "! grep -q 'repeats every' \"$T/err\""
+    run "repeats quiet" 0 "$OMCTI" -q -y -i "$T/film30.mkv" -o "$T/film60.mkv" --method blend --lossless
+    expect "quiet: no note" "[ ! -s \"$T/err\" ]"
+    rm -f "$T/film30.mkv" "$T/video30.mkv" "$T/film60.mkv" "$T/video60.mkv"
     echo "not a video" > "$T/text.mkv"
     run "text file" 1 "$OMCTI" -i "$T/text.mkv" -o "$T/x.mkv"
     one_line_error "text file" "text.mkv"
