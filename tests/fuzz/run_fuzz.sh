@@ -41,7 +41,7 @@ if pkg-config --exists $ffmods 2>/dev/null; then
 else
     echo "FFmpeg development files not found: fuzz_ffmpeg_reader skipped, join fuzzed on y4m only"
 fi
-io_noff=("$src"/src/io/{io,y4m,frame_index,join,async,y4m_slots}.c "$src"/src/{common,rational,frame}.c)
+io_noff=("$src"/src/io/{io,output_path,y4m,frame_index,join,async,y4m_slots}.c "$src"/src/{common,rational,frame}.c)
 io_ff=("${io_noff[@]}" "$src"/src/io/ffmpeg_{audio,decode,encoder,join,meta,mux,probe}.c)
 # The program's segment code asks the library for its lead-in
 # (omcti_segment_lead_in): the libomcti.so of the build under test.
@@ -54,11 +54,11 @@ build() {   # NAME COMPILER-ARGS...
     clang "$@" -o "$out/fuzz_$name" || { echo "FAIL: cannot build fuzz_$name"; exit 1; }
 }
 all=(y4m options frame_index join)
-build y4m "${flags[@]}" "$src/tests/fuzz/fuzz_y4m.c" "$src"/src/io/{y4m,io,frame_index}.c \
+build y4m "${flags[@]}" "$src/tests/fuzz/fuzz_y4m.c" "$src"/src/io/{y4m,io,output_path,frame_index}.c \
     "$src"/src/{common,rational}.c
 build options "${flags[@]}" "$src/tests/fuzz/fuzz_options.c" "$src/src/cli/options.c" \
     "$src"/src/{settings,rational,common}.c
-build frame_index "${flags[@]}" "$src/tests/fuzz/fuzz_frame_index.c" "$src"/src/io/{io,y4m}.c \
+build frame_index "${flags[@]}" "$src/tests/fuzz/fuzz_frame_index.c" "$src"/src/io/{io,output_path,y4m}.c \
     "$src"/src/{common,rational}.c
 if [ $have_ff = 1 ]; then
     all+=(ffmpeg_reader)
