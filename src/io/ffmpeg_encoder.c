@@ -133,13 +133,26 @@ static int choose_encoder(const char *path, const AVOutputFormat *of, const Writ
     return 0;
 }
 
+/* The encoder's pixel formats, AV_PIX_FMT_NONE-terminated (NULL: any). */
+static const enum AVPixelFormat *pix_fmts_of(const AVCodec *c)
+{
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(61, 13, 100)
+    const void *fmts = NULL;
+    if (avcodec_get_supported_config(NULL, c, AV_CODEC_CONFIG_PIX_FORMAT, 0, &fmts, NULL) < 0)
+        return NULL;
+    return fmts;
+#else
+    return c->pix_fmts;
+#endif
+}
+
 static int supports_fmt(const AVCodec *c, enum AVPixelFormat f)
 {
     if (f == AV_PIX_FMT_NONE)
         return 0;
-    if (!c->pix_fmts)
+    if (!pix_fmts_of(c))
         return 1;
-    for (const enum AVPixelFormat *q = c->pix_fmts; *q != AV_PIX_FMT_NONE; q++)
+    for (const enum AVPixelFormat *q = pix_fmts_of(c); *q != AV_PIX_FMT_NONE; q++)
         if (*q == f)
             return 1;
     return 0;
@@ -163,7 +176,7 @@ static enum AVPixelFormat choose_pix_fmt(const AVCodec *c, enum AVPixelFormat ha
         return have;
     if (supports_fmt(c, ffio_unj(have)))
         return ffio_unj(have);
-    return avcodec_find_best_pix_fmt_of_list(c->pix_fmts, have, 0, NULL);
+    return avcodec_find_best_pix_fmt_of_list(pix_fmts_of(c), have, 0, NULL);
 }
 
 /* Repeats the last written column and row of each plane of f (pictures of

@@ -44,6 +44,12 @@ static int join_open_piece(JoinPiece *jp, const char *path, char *err, size_t er
 static AVRational join_fps(const AVStream *st)
 {
     AVRational q = ffio_snap_fps(st->avg_frame_rate);
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 11, 100)
+    /* A piece too short for avg_frame_rate: the codec's own rate (FFmpeg 7
+     * gives H.264 the field rate as r_frame_rate when it has no other). */
+    if (q.num <= 0 || q.den <= 0)
+        q = ffio_snap_fps(st->codecpar->framerate);
+#endif
     if (q.num <= 0 || q.den <= 0)
         q = ffio_snap_fps(st->r_frame_rate);
     return q;
