@@ -33,6 +33,10 @@ static void test_period(TestState *ts)
     CHECK(ts, repeats_period(d, 12) == 0, "two repeats are not a pattern");
     pattern(d, 15, 8 * 256, 0, 2, 5);
     CHECK(ts, repeats_period(d, 15) == 5, "three in 15 pairs: %d", repeats_period(d, 15));
+    /* the four seconds a scan looks at */
+    pattern(d, REPEATS_PAIRS, 8 * 256, 0, 4, 5);
+    CHECK(ts, repeats_period(d, REPEATS_PAIRS) == 5, "96 pairs: %d",
+          repeats_period(d, REPEATS_PAIRS));
     CHECK(ts, repeats_period(d, 9) == 0, "fewer than 10 pairs say nothing");
     /* no repeats; a still picture (everything repeats) */
     pattern(d, 30, 8 * 256, 0, 0, 0);
@@ -47,8 +51,18 @@ static void test_period(TestState *ts)
      * levels, or above 1/8 of the median) */
     pattern(d, 30, 40 * 256, 3 * 256, 3, 5);
     CHECK(ts, repeats_period(d, 30) == 0, "3 grey levels apart: %d", repeats_period(d, 30));
-    pattern(d, 30, 8 * 256, 300, 3, 5);
-    CHECK(ts, repeats_period(d, 30) == 0, "1/7 of the median: %d", repeats_period(d, 30));
+    pattern(d, 30, 8 * 256, 1100, 3, 5);
+    CHECK(ts, repeats_period(d, 30) == 0, "1/2 of the median: %d", repeats_period(d, 30));
+    /* the pairs around a repeat are what it is measured against: slow
+     * motion first (repeats 20 against 300), fast later (50 against 3000) */
+    pattern(d, REPEATS_PAIRS, 300, 20, 2, 5);
+    for (int i = 40; i < REPEATS_PAIRS; i++)
+        d[i] = i % 5 == 2 ? 50 : 3000 + (uint32_t)(i % 7) * 40;
+    CHECK(ts, repeats_period(d, REPEATS_PAIRS) == 5, "slow, then fast: %d",
+          repeats_period(d, REPEATS_PAIRS));
+    /* coding noise: a repeat a fifth of the other pairs (a 360p interview) */
+    pattern(d, 30, 8 * 256, 400, 3, 5);
+    CHECK(ts, repeats_period(d, 30) == 5, "1/5 of the median: %d", repeats_period(d, 30));
     /* irregular repeats (a stalling capture): no period */
     pattern(d, 30, 8 * 256, 0, 0, 0);
     d[2] = d[5] = d[13] = d[14] = d[22] = 0;
@@ -57,46 +71,97 @@ static void test_period(TestState *ts)
     pattern(d, 30, 8 * 256, 0, 3, 5);
     d[18] = d[23] = d[28] = 8 * 256;
     CHECK(ts, repeats_period(d, 30) == 0, "half the cycles: %d", repeats_period(d, 30));
-    /* one cycle missing its repeat (a cut, an edit) still counts */
-    pattern(d, 30, 8 * 256, 0, 3, 5);
-    d[18] = 8 * 256;
-    CHECK(ts, repeats_period(d, 30) == 5, "one cycle off: %d", repeats_period(d, 30));
+    /* one cycle in 19 missing its repeat (a cut, an edit) still counts */
+    pattern(d, REPEATS_PAIRS, 8 * 256, 0, 3, 5);
+    d[48] = 8 * 256;
+    CHECK(ts, repeats_period(d, REPEATS_PAIRS) == 5, "one cycle off: %d",
+          repeats_period(d, REPEATS_PAIRS));
+    /* two repeats of 19 hidden by coding noise (two gaps of 10) */
+    pattern(d, REPEATS_PAIRS, 8 * 256, 0, 3, 5);
+    d[28] = d[73] = 8 * 256;
+    CHECK(ts, repeats_period(d, REPEATS_PAIRS) == 5, "two hidden: %d",
+          repeats_period(d, REPEATS_PAIRS));
+    /* repeats 5 and 6 pictures apart in turn (an uneven capture): no period */
+    pattern(d, REPEATS_PAIRS, 8 * 256, 0, 0, 0);
+    for (int i = 2, k = 0; i < REPEATS_PAIRS; i += 5 + (k++ & 1))
+        d[i] = 0;
+    CHECK(ts, repeats_period(d, REPEATS_PAIRS) == 0, "5 and 6 apart: %d",
+          repeats_period(d, REPEATS_PAIRS));
+    /* ... and one gap in five off the period: no period either */
+    pattern(d, REPEATS_PAIRS, 8 * 256, 0, 0, 0);
+    for (int i = 1, k = 0; i < REPEATS_PAIRS; i += k++ % 5 == 4 ? 4 : 5)
+        d[i] = 0;
+    CHECK(ts, repeats_period(d, REPEATS_PAIRS) == 0, "a gap in five off: %d",
+          repeats_period(d, REPEATS_PAIRS));
 }
 
-/* A textured picture shifted by s pixels (luma only matters). */
-static void picture(OmctiPicture *p, uint8_t *buf, int w, int h, int s)
+/* The note's words for the periods a scan finds. */
+static void test_note(TestState *ts)
+{
+    char line[512];
+    static const struct {
+        int p;
+        Rational fps;
+        const char *want;
+    } cases[] = {
+        { 2, { 60, 1 }, "repeats every 2nd picture (30.000 fps of motion in a 60.000 fps file)" },
+        { 3, { 30, 1 }, "repeats every 3rd picture (20.000 fps of motion in a 30.000 fps file)" },
+        { 5, { 30000, 1001 }, "repeats every 5th picture (23.976 fps of motion in a 29.970 fps file)" },
+        { 6, { 30, 1 }, "repeats every 6th picture (25.000 fps of motion in a 30.000 fps file)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        repeats_note_text(line, sizeof line, "a.mp4", cases[i].fps, cases[i].p);
+        CHECK(ts, strstr(line, cases[i].want) != NULL, "p %d: %s", cases[i].p, line);
+        char cure[64];
+        snprintf(cure, sizeof cure, "decimate=cycle=%d)", cases[i].p);
+        CHECK(ts, strstr(line, cure) != NULL && !strncmp(line, "omcti: note: 'a.mp4'", 20),
+              "p %d: %s", cases[i].p, line);
+    }
+}
+
+/* A textured picture shifted by s pixels (luma only matters), rows
+ * `stride` apart; the bytes between rows differ from picture to picture,
+ * so that a scan reading them would see no repeats. */
+static void picture(OmctiPicture *p, uint8_t *buf, int w, int h, int stride, int s)
 {
     for (int y = 0; y < h; y++)
-        for (int x = 0; x < w; x++)
-            buf[y * w + x] = (uint8_t)(((x + s) * 37) ^ (y * 11));
+        for (int x = 0; x < stride; x++)
+            buf[y * stride + x] = x < w ? (uint8_t)(((x + s) * 37) ^ (y * 11))
+                                        : (uint8_t)(rand() & 255);
     memset(p, 0, sizeof *p);
     p->data[0] = buf;
-    p->stride[0] = w;
+    p->stride[0] = stride;
     p->width = w;
     p->height = h;
 }
 
 static void test_scan(TestState *ts)
 {
-    enum { W = 33, H = 17 };   /* odd: the sample grid's last row and column */
-    uint8_t buf[W * H];
+    enum { W = 33, H = 17, S = 48 };   /* odd: the grid's last row and column */
+    uint8_t buf[S * H];
     RepeatScan s;
     memset(&s, 0, sizeof s);
-    /* 24 pictures of motion shown at 30: each 4th picture shown twice */
+    /* a still opening of 5 pictures (not in the window), then 24 pictures
+     * of motion shown at 30: each 4th picture shown twice */
+    for (int k = 0; k < 5; k++) {
+        OmctiPicture p;
+        picture(&p, buf, W, H, S, 0);
+        CHECK(ts, repeats_add(&s, &p) == 0, "add");
+    }
     int shown = 0;
-    for (int k = 0; shown < REPEATS_PAIRS + 5; k++) {
+    for (int k = 1; shown < REPEATS_PAIRS + 5; k++) {
         for (int r = 0; r < (k % 4 == 3 ? 2 : 1); r++) {
             OmctiPicture p;
-            picture(&p, buf, W, H, 3 * k);
+            picture(&p, buf, W, H, S, 3 * k);
             CHECK(ts, repeats_add(&s, &p) == 0, "add");
             shown++;
         }
     }
-    CHECK(ts, s.pictures == REPEATS_PAIRS + 1, "only the first pairs: %d", s.pictures);
-    CHECK(ts, s.diff[3] == 0 && s.diff[8] == 0 && s.diff[2] > 256, "diffs %u %u %u", s.diff[3],
-          s.diff[8], s.diff[2]);
-    CHECK(ts, repeats_period(s.diff, s.pictures - 1) == 5, "scan: %d",
-          repeats_period(s.diff, s.pictures - 1));
+    CHECK(ts, s.pictures == 1 + 4 + REPEATS_PAIRS && s.n == REPEATS_PAIRS && s.done,
+          "the window after the still opening: %d pictures, %d pairs", s.pictures, s.n);
+    CHECK(ts, s.diff[3] == 0 && s.diff[8] == 0 && s.diff[2] > 256, "diffs %u %u %u (the "
+          "bytes past the width are no part of a picture)", s.diff[3], s.diff[8], s.diff[2]);
+    CHECK(ts, repeats_period(s.diff, s.n) == 5, "scan: %d", repeats_period(s.diff, s.n));
     repeats_free(&s);
     CHECK(ts, s.prev == NULL, "freed");
 }
@@ -106,5 +171,6 @@ int main(void)
     TestState ts = { 0, 0 };
     test_period(&ts);
     test_scan(&ts);
+    test_note(&ts);
     return test_finish(&ts, "repeats");
 }

@@ -7,32 +7,40 @@
 
 int repeats_add(RepeatScan *s, const OmctiPicture *pic)
 {
-    if (s->pictures > REPEATS_PAIRS || s->pictures < 0)
+    if (s->done)
         return 0;
-    const int sw = (pic->width + 1) / 2, sh = (pic->height + 1) / 2;
     if (!s->prev) {
-        if (!(s->prev = malloc((size_t)sw * (size_t)sh))) {
-            s->pictures = -1;
+        /* every step-th sample of every step-th row, a grid at most about
+         * 960 wide: the same work per picture at any size */
+        s->step = pic->width > 1920 ? (pic->width + 959) / 960 : 2;
+        s->sw = (pic->width + s->step - 1) / s->step;
+        s->sh = (pic->height + s->step - 1) / s->step;
+        if (!(s->prev = malloc((size_t)s->sw * (size_t)s->sh))) {
+            s->done = 1;
             return -1;
         }
-        s->sw = sw;
-        s->sh = sh;
     }
     uint64_t sum = 0;
-    for (int y = 0; y < sh; y++) {
-        const uint8_t *p = pic->data[0] + (ptrdiff_t)(2 * y) * pic->stride[0];
-        uint8_t *q = s->prev + (size_t)y * (size_t)sw;
+    for (int y = 0; y < s->sh; y++) {
+        const uint8_t *p = pic->data[0] + (ptrdiff_t)(s->step * y) * pic->stride[0];
+        uint8_t *q = s->prev + (size_t)y * (size_t)s->sw;
         uint32_t row = 0;   /* 255 x sw < 2^32 for any width */
-        for (int x = 0; x < sw; x++) {
-            const int v = p[2 * x];
+        for (int x = 0; x < s->sw; x++) {
+            const int v = p[s->step * x];
             row += (uint32_t)abs(v - q[x]);
             q[x] = (uint8_t)v;
         }
         sum += row;
     }
-    if (s->pictures > 0)
-        s->diff[s->pictures - 1] = (uint32_t)(sum * 256 / ((uint64_t)sw * (uint64_t)sh));
-    s->pictures++;
+    if (!s->pictures++)
+        return 0;
+    const uint32_t d = (uint32_t)(sum * 256 / ((uint64_t)s->sw * (uint64_t)s->sh));
+    /* A still opening (a title, black) says nothing: the window starts at
+     * the first pair that moves by a grey level. */
+    if (!s->n && d < 256 && s->pictures <= REPEATS_LEAD_MAX)
+        return 0;
+    s->diff[s->n++] = d;
+    s->done = s->n == REPEATS_PAIRS || s->pictures > REPEATS_LEAD_MAX + REPEATS_PAIRS;
     return 0;
 }
 
@@ -42,23 +50,31 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The median of d[a, b). */
+static uint32_t median(const uint32_t *d, int a, int b)
+{
+    uint32_t v[REPEATS_PAIRS];
+    memcpy(v, d + a, (size_t)(b - a) * sizeof *d);
+    qsort(v, (size_t)(b - a), sizeof *v, cmp_u32);
+    return v[(b - a) / 2];
+}
+
 int repeats_period(const uint32_t *d, int n)
 {
     if (n < 10 || n > REPEATS_PAIRS)
         return 0;
-    uint32_t sorted[REPEATS_PAIRS];
-    memcpy(sorted, d, (size_t)n * sizeof *d);
-    qsort(sorted, (size_t)n, sizeof *sorted, cmp_u32);
-    const uint32_t med = sorted[n / 2];
-    if (med < 256)                  /* little changes: repeats say nothing */
+    if (median(d, 0, n) < 256)      /* little changes: repeats say nothing */
         return 0;
-    /* The repeats of a compressed file differ by its coding noise: 0.1 to
-     * 0.6 grey level where the other pairs differ by 6 to 12 (a film at
-     * 24 fps stored at 30, docs/quality.md). */
+    /* A repeat differs from its picture by the file's coding noise: from
+     * 1/30 to 1/4 of the pairs around it in the clips measured (docs/cli.md,
+     * "Repeated pictures"); around it, because motion speeds up and slows
+     * down within a few seconds. */
     int at[REPEATS_PAIRS], r = 0;
-    for (int i = 0; i < n; i++)
-        if ((uint64_t)d[i] * 8 <= med && d[i] <= 512)
+    for (int i = 0; i < n; i++) {
+        const int a = i < 5 ? 0 : i - 5, b = i + 6 > n ? n : i + 6;
+        if ((uint64_t)d[i] * 3 <= median(d, a, b) && d[i] <= 512)
             at[r++] = i;
+    }
     if (r < 3)
         return 0;
     int count[REPEATS_PAIRS + 1] = { 0 };
@@ -68,21 +84,38 @@ int repeats_period(const uint32_t *d, int n)
     for (int g = 2; g <= 10; g++)
         if (count[g] > count[p])
             p = g;
-    if (!p || count[p] < 2 || 4 * count[p] < 3 * (r - 1) || r < n / p - 1)
+    /* A telecined film is regular but for its edits, and a repeat that
+     * its noise hides leaves a gap of 2P; repeats at uneven distances (a
+     * capture that stalls now and then) are not a period, nor are a few
+     * at one end of the window. */
+    int regular = 0;
+    for (int j = 1; p && j < r; j++) {
+        const int g = at[j] - at[j - 1];
+        regular += g % p == 0 && g <= 3 * p;
+    }
+    if (!p || count[p] < 2 || 8 * regular < 7 * (r - 1) || 2 * p * r < n || at[0] >= 2 * p ||
+        n - 1 - at[r - 1] >= 2 * p)
         return 0;
     return p;
 }
 
+void repeats_note_text(char *buf, size_t size, const char *name, Rational fps, int p)
+{
+    const double in = rational_to_double(fps), motion = in * (p - 1) / p;
+    snprintf(buf, size, "omcti: note: '%s' repeats every %d%s picture (%.3f fps of motion in "
+             "a %.3f fps file), so the output holds still there too; for smooth motion drop "
+             "the repeats first (e.g. ffmpeg -vf decimate=cycle=%d) and convert that",
+             name, p, p == 2 ? "nd" : p == 3 ? "rd" : "th", motion, in, p);
+}
+
 void repeats_note(const RepeatScan *s, const char *name, Rational fps)
 {
-    const int p = repeats_period(s->diff, s->pictures - 1);
+    const int p = repeats_period(s->diff, s->n);
     if (!p)
         return;
-    const double in = rational_to_double(fps), motion = in * (p - 1) / p;
-    fprintf(stderr, "omcti: note: '%s' repeats every %d%s picture (%.3f fps of motion in "
-            "a %.3f fps file), so the output holds still there too; for smooth motion drop "
-            "the repeats first (e.g. ffmpeg -vf decimate=cycle=%d) and convert that\n",
-            name, p, p == 2 ? "nd" : p == 3 ? "rd" : "th", motion, in, p);
+    char line[2048];
+    repeats_note_text(line, sizeof line, name, fps, p);
+    fprintf(stderr, "%s\n", line);
 }
 
 void repeats_free(RepeatScan *s)

@@ -5,39 +5,51 @@
  * repeats before the conversion (FFmpeg's decimate filter), which the
  * whole run suggests in a note (docs/cli.md, "Repeated pictures").
  *
- * The scan compares each of the first REPEATS_PAIRS + 1 pictures with the
- * one before on a sample grid (every 2nd row and column of the luma):
- * the mean absolute difference in 1/256 grey level. */
+ * The scan compares each picture with the one before on a sample grid of
+ * the luma (every 2nd row and column, coarser above 1920 wide): the mean
+ * absolute difference in 1/256 grey level, for REPEATS_PAIRS pairs (about
+ * four seconds) from the first that moves, within the first
+ * REPEATS_LEAD_MAX pictures. */
 #ifndef OMCTI_CLI_REPEATS_H
 #define OMCTI_CLI_REPEATS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "omcti.h"
 #include "src/rational.h"
 
-#define REPEATS_PAIRS 30
+#define REPEATS_PAIRS 96
+#define REPEATS_LEAD_MAX 200
 
 typedef struct RepeatScan {
     uint8_t *prev;                 /* the last picture's samples          */
-    int sw, sh;                    /* sample grid size                     */
-    int pictures;                  /* pictures seen (at most PAIRS + 1)    */
+    int step, sw, sh;              /* sample spacing and grid size         */
+    int pictures;                  /* pictures seen                        */
+    int n;                         /* pairs in the window                  */
+    int done;                      /* the window is full (or no memory)    */
     uint32_t diff[REPEATS_PAIRS];  /* per pair, mean |difference| x 256   */
 } RepeatScan;
 
-/* Adds the next picture (only the first REPEATS_PAIRS + 1 are looked at;
- * later calls return at once). Returns 0, or -1 if memory ran out (the
- * scan then stops; nothing else depends on it). */
+/* Adds the next picture (once the window is full, calls return at once).
+ * Returns 0, or -1 if memory ran out (the scan then stops; nothing else
+ * depends on it). */
 int repeats_add(RepeatScan *s, const OmctiPicture *pic);
 
 /* The period P (2..10) with which pairs of equal pictures recur among the
  * n pair differences d, or 0: most pairs differ (the median difference is
- * a grey level or more), the repeats (at most 1/16 of the median and 2
- * grey levels) follow each other P pairs apart, for three quarters of the
- * gaps or more, and nearly every period has one. Needs 10 pairs. */
+ * a grey level or more), the repeats (at most 1/3 of the median of the
+ * 11 pairs around them, and 2 grey levels) follow each other P pairs apart
+ * (or 2P, 3P: a repeat hidden by noise) for 7/8 of the gaps or more, at
+ * least every other period has one, and they span the window. Needs 10
+ * pairs. */
 int repeats_period(const uint32_t *d, int n);
 
-/* The note for a whole run's input (name as shown), or nothing. */
+/* The note's line for an input (name as shown) of rate fps that repeats
+ * every p-th picture, into buf. */
+void repeats_note_text(char *buf, size_t size, const char *name, Rational fps, int p);
+
+/* Prints the note for a whole run's input, if its scan found a period. */
 void repeats_note(const RepeatScan *s, const char *name, Rational fps);
 
 void repeats_free(RepeatScan *s);

@@ -3,8 +3,6 @@
  * tools make through it. The rules every output obeys by name (-y, the
  * temporary file, the rename) are output_path.c's. */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

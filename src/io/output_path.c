@@ -1,6 +1,7 @@
 /* The rules every output obeys, by name: never over an existing file
- * without -y, never over the input, never onto a directory, a device or a
- * socket; written to a temporary file beside the target (through a
+ * without -y, never over the input, never onto a directory, a block device
+ * or a socket (a FIFO or a character device is written in place, like a
+ * pipe); written to a temporary file beside the target (through a
  * symbolic link to its target) and renamed into place only when everything
  * succeeded, never over a file that appeared meanwhile without -y. And
  * names shown in messages: every byte that is not printable UTF-8 as \xNN,
