@@ -22,6 +22,7 @@
 #include "src/common.h"
 #include "src/cli/cli.h"
 #include "src/cli/convert.h"
+#include "src/cli/notes.h"
 #include "src/cli/options.h"
 #include "src/cli/progress.h"
 #include "src/cli/segment.h"
@@ -38,52 +39,6 @@ static void print_version(void)
     printf("omcti %s (FFmpeg: %s, CUDA: %s, OpenMP: %s)\n", omcti_version(),
            OMCTI_HAVE_FFMPEG ? "yes" : "no", OMCTI_HAVE_CUDA ? "yes" : "no",
            OMCTI_HAVE_OPENMP ? "yes" : "no");
-}
-
-/* What the pictures lose on the way (docs/cli.md, "Bit depth, chroma and
- * HDR"): the pipeline and every output are 8-bit 4:2:0. */
-static void input_notes(const char *input, const VideoInfo *info)
-{
-    char fmt[64], name[1024];
-    if (info->converted)
-        fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0 and written so "
-                "(converted on input)\n", io_printable(info->pix_fmt, fmt, sizeof fmt));
-    /* FFmpeg's AVCOL_TRC_SMPTE2084 (16) and AVCOL_TRC_ARIB_STD_B67 (18). */
-    const int pq = info->has_color && info->color_trc == 16;
-    const int hlg = info->has_color && info->color_trc == 18;
-    if (pq || hlg)
-        fprintf(stderr, "omcti: note: '%s' is HDR (%s): processed and written in 8 bits, so "
-                "smooth gradients may band; encoded outputs keep its colour tags (the same "
-                "transfer, coarser steps), not its mastering display or light level data\n",
-                io_printable(input, name, sizeof name), pq ? "PQ" : "HLG");
-    /* y4m's and FFmpeg's field flags: t/b top/bottom field first, m mixed */
-    if (info->interlace == 't' || info->interlace == 'b' || info->interlace == 'm')
-        fprintf(stderr, "omcti: note: '%s' is interlaced (%s); its frames are interpolated "
-                "as whole pictures and the output is marked progressive (deinterlace it first, "
-                "e.g. ffmpeg -vf bwdif, for clean motion)\n",
-                io_printable(input, name, sizeof name),
-                info->interlace == 't' ? "top field first" : info->interlace == 'b'
-                                                                ? "bottom field first"
-                                                                : "mixed fields");
-}
-
-/* The workers' writers are quiet: after the join, the note of a single
- * run's writer when the encoder padded or cropped an odd size (docs/cli.md,
- * "Odd sizes"), from the written file. */
-static void size_note(const char *output, const VideoInfo *in)
-{
-    VideoReader *r = NULL;
-    char err[256], name[1024];
-    if (io_path_is_y4m(output) || video_reader_open(&r, output, err, sizeof err) < 0)
-        return;
-    const VideoInfo *out = video_reader_info(r);
-    if (out->width != in->width || out->height != in->height)
-        fprintf(stderr, "omcti: note: '%s': the encoder needs an even size: %dx%d is %s to "
-                "%dx%d (--odd-size pad, crop or fail chooses)\n",
-                io_printable(output, name, sizeof name), in->width, in->height,
-                out->width > in->width || out->height > in->height ? "padded" : "cropped",
-                out->width, out->height);
-    video_reader_close(&r);
 }
 
 /* Reads the next input picture into the library. 1: sent, 0: end. */
@@ -252,7 +207,7 @@ static int run(Converter *c)
                                              : "its pictures are taken as evenly spaced, output",
                 rational_to_double(tl.out_fps));
     if (!c->quiet)
-        input_notes(c->opt->input, info);
+        convert_input_notes(c->opt->input, info);
     if (c->ix && c->range.read_from > 0) {
         if ((ret = video_reader_seek(c->in, c->ix, c->range.read_from, c->err,
                                      sizeof c->err)) < 0)
@@ -576,10 +531,10 @@ int cli_convert(int argc, char **argv)
     }
     if (!one_worker) {
         if (!opt.quiet)
-            input_notes(opt.input, &j->info);   /* the workers are quiet */
+            convert_input_notes(opt.input, &j->info);   /* the workers are quiet */
         ret = convert_workers(j, opt.output, copy_audio);
         if (ret == 0 && !opt.quiet)
-            size_note(opt.output, &j->info);
+            convert_size_note(opt.output, &j->info);
     } else {
         Converter *c = calloc(1, sizeof *c);
         if (!c) {

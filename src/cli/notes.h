@@ -1,0 +1,16 @@
+/* The notes a conversion prints about its input and output (notes.c). */
+#ifndef OMCTI_CLI_NOTES_H
+#define OMCTI_CLI_NOTES_H
+
+#include "src/io/io.h"
+
+/* What the pictures of input lose on the way (docs/cli.md, "Bit depth,
+ * chroma and HDR", "Interlaced input"): one line each. */
+void convert_input_notes(const char *input, const VideoInfo *info);
+
+/* After the join of the workers' pieces (their writers are quiet): the
+ * note of a single run's writer when the encoder padded or cropped an odd
+ * size, from the written file output. */
+void convert_size_note(const char *output, const VideoInfo *in);
+
+#endif
