@@ -115,7 +115,13 @@ int convert_workers(Job *j, const char *output, int copy_audio)
             c->slots = slots;
             c->slot_first = r.out_first - j->range.out_first;
         } else {
-            snprintf(parts[nparts], PATH_MAX, "%s/part-%03d%s", dir, k, dot ? dot : ".mkv");
+            const int len = snprintf(parts[nparts], PATH_MAX, "%s/part-%03d%s", dir, k,
+                                     dot ? dot : ".mkv");
+            if (len < 0 || len >= PATH_MAX) {   /* a cut name could be another part's */
+                ret = set_error(j->err, sizeof j->err, OMCTI_ERR_IO, "cannot write '%s': the "
+                                "name is too long for the parts of the workers", output);
+                goto out;
+            }
             names[nparts] = parts[nparts];
         }
         c->opt = o;

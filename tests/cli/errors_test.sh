@@ -89,6 +89,18 @@ if [ "$HAVE_FFMPEG" = 1 ]; then
     # a part of --workers fails: the message names the output, not the part
     row "--workers, a part fails" 1 "'$T/out.mkv' (worker 0): libx264 cannot encode" \
         "$OMCTI" -i "$T/px.y4m" -o "$T/out.mkv" --workers 2 --odd-size crop
+    # an output whose parts' folder fits in PATH_MAX (4096) but whose parts'
+    # names do not: refused in one line, the folder removed (the names were
+    # cut before, and two workers' could be the same file)
+    deep=$T/deep
+    while [ ${#deep} -lt 3640 ]; do deep="$deep/$(printf '%0200d' 0)"; done
+    deep="$deep/$(printf "%0$((3866 - ${#deep}))d" 0)"
+    mkdir -p "$deep"
+    "$OMCTI" -i "$T/in.y4m" -o "$deep/$(printf '%0198d' 0).mkv" --workers 2 2>"$T/err"; rc=$?
+    if [ $rc -eq 1 ] && [ "$(grep -vc '^omcti: note:' "$T/err")" -eq 1 ] &&
+       grep -q "too long for the parts of the workers" "$T/err" && [ -z "$(ls -A "$deep")" ]; then ok
+    else bad "parts' names past PATH_MAX: exit $rc, $(ls -A "$deep"): $(head -c 300 "$T/err")"; fi
+    rm -rf "$T/deep"
 fi
 "$Y4M" gen 40 30 4 25 1 C422 > "$T/c422.y4m"
 row "4:2:2 y4m converted"  0 "processed as 8-bit 4:2:0" "$OMCTI" -i "$T/c422.y4m" -o "$T/out.y4m"
