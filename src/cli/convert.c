@@ -86,7 +86,7 @@ static int feed(Converter *c)
     }
     if ((ret = omcti_send_picture_at(c->ctx, &in, number)) < 0)
         return set_error(c->err, sizeof c->err, ret, "%s", omcti_last_error(c->ctx));
-    if (!c->ix && !c->quiet)
+    if (c->scan_repeats)
         (void)repeats_add(&c->repeats, &in);   /* a note's only: may give up */
     c->last_index = c->base + c->have++;
     return 1;
@@ -288,7 +288,7 @@ static int run(Converter *c)
                 "output frames were placed by the timestamps\n", name,
                 (long long)c->ti.off_grid, c->ti.off_grid == 1 ? "picture is" : "pictures are",
                 rational_to_double(tl.in_fps));
-    if (!c->ix && !c->quiet)
+    if (c->scan_repeats && !c->board)        /* (the workers': convert_workers()) */
         repeats_note(&c->repeats, name, in_fps);
     if (!c->quiet) {
         OmctiStats st;
@@ -491,6 +491,7 @@ int cli_convert(int argc, char **argv)
         c.output = opt.output;
         c.overwrite = opt.overwrite;
         c.quiet = opt.quiet;
+        c.scan_repeats = !opt.quiet;
         c.copy_audio = 1;
         ret = convert_one(&c);
         if (ret < 0) return cli_error(exit_code(ret), "%s", c.err);

@@ -51,7 +51,10 @@ typedef struct Converter {
     int64_t audio_origin;      /* whole run: async_reader_audio_origin()     */
     int status;                /* convert_one()'s result (workers)          */
     VideoDamage damage;        /* a piece's: what its reader met            */
-    RepeatScan repeats;        /* whole run: repeated pictures (a note)      */
+    int scan_repeats;          /* look for repeated pictures (a note): the
+                                  whole run, or the worker that reads from
+                                  the video's start                         */
+    RepeatScan repeats;
     int eof;
     char err[1024];
 } Converter;

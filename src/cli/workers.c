@@ -135,6 +135,7 @@ int convert_workers(Job *j, const char *output, int copy_audio)
         c->ix_timed = j->ix_timed;
         c->range = r;
         c->board = &board;
+        c->scan_repeats = !o->quiet && r.read_from == 0;
         nparts++;
     }
     for (; started < nparts; started++)
@@ -168,6 +169,12 @@ int convert_workers(Job *j, const char *output, int copy_audio)
             video_damage_add(&damage, &cs[k].damage);
         video_damage_warn(o->input, &damage);
         convert_warn_jumps(cs, started, j->tl.in_fps);
+        for (int k = 0; k < started; k++)
+            if (cs[k].scan_repeats) {
+                char name[1024];
+                repeats_note(&cs[k].repeats, io_printable(o->input, name, sizeof name),
+                             j->tl.in_fps);
+            }
         int64_t frames = j->range.out_end - j->range.out_first;
         if (slots)
             ret = y4m_slots_finish(&slots, j->err, sizeof j->err);

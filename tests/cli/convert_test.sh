@@ -169,6 +169,10 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffprobe >/dev/null && command -v ffmpeg 
     expect "no repeats, no note" "! grep -q 'repeats every' \"$T/err\""
     run "repeats quiet" 0 "$OMCTI" -q -y -i "$T/film30.mkv" -o "$T/film60.mkv" --method blend --lossless
     expect "quiet: no note" "[ ! -s \"$T/err\" ]"
+    # --workers: the worker that reads from the start scans, the run notes once
+    run "repeats --workers 3" 0 "$OMCTI" -y -i "$T/film30.mkv" -o "$T/film60.mkv" --method blend --lossless --workers 3
+    expect "repeats note with --workers ($(grep -c 'repeats every' "$T/err") lines)" \
+        "[ \"\$(grep -c 'repeats every 5th picture' \"$T/err\")\" = 1 ]"
     rm -f "$T/film30.mkv" "$T/video30.mkv" "$T/film60.mkv" "$T/video60.mkv"
     echo "not a video" > "$T/text.mkv"
     run "text file" 1 "$OMCTI" -i "$T/text.mkv" -o "$T/x.mkv"
