@@ -150,9 +150,10 @@ static int supports_fmt(const AVCodec *c, enum AVPixelFormat f)
 {
     if (f == AV_PIX_FMT_NONE)
         return 0;
-    if (!pix_fmts_of(c))
+    const enum AVPixelFormat *fmts = pix_fmts_of(c);
+    if (!fmts)
         return 1;
-    for (const enum AVPixelFormat *q = pix_fmts_of(c); *q != AV_PIX_FMT_NONE; q++)
+    for (const enum AVPixelFormat *q = fmts; *q != AV_PIX_FMT_NONE; q++)
         if (*q == f)
             return 1;
     return 0;
