@@ -262,7 +262,8 @@ static int repad_pair(OmctiContext *c, int ip, int in, const ActiveArea *a)
 /* The pair's fields; a pair that changes brightness as a whole is
  * searched again on norm[] (fade.h). Its camera vector comes from the
  * first search; a fade's fields may have chased brightness instead of
- * content, so a still camera is tried as well. The copies get serials of
+ * content, so a still camera is measured as well (fade_measure_pair()).
+ * The copies get serials of
  * their own (the top bit set): engines cache device copies by serial.
  * The scene-cut decision (the filter's new_pair) reads the original
  * pictures with these fields: the lower residual of a fade searched at one
@@ -278,9 +279,7 @@ static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFra
     const MotionVector g =
         motion_camera_vector(&c->fields, a, c->width, c->height, f->bw * f->bh, c->keys);
     c->cam = g;
-    c->fade = fade_measure(prev, next, g.x, g.y, a);
-    if (!c->fade.active && (g.x || g.y))
-        c->fade = fade_measure(prev, next, 0, 0, a);
+    c->fade = fade_measure_pair(prev, next, g.x, g.y, a);
     if (!c->fade.active)
         return 0;
     const int pad = c->frames[0].p[0].pad;

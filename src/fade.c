@@ -23,7 +23,7 @@ FadeGain fade_measure(const OmctiFrame *prev, const OmctiFrame *next, int gx, in
                       const ActiveArea *area)
 {
     const int top = area->top, bottom = area->bottom, left = area->left, right = area->right;
-    FadeGain g = { 0, 0, 0 };
+    FadeGain g = { 0, 0, 0, 0 };
     const OmctiPlane *P = &prev->p[0], *N = &next->p[0];
     /* the rectangle of prev whose content next still shows at + g */
     const int x0 = max_i(left, left - gx), x1 = min_i(P->w - right, P->w - right - gx);
@@ -65,9 +65,20 @@ FadeGain fade_measure(const OmctiFrame *prev, const OmctiFrame *next, int gx, in
         lit++;
         dev += abs_i64((sn[k] >> sh) * (lp >> sh) - (ln >> sh) * (sp[k] >> sh)) / (sp[k] >> sh);
     }
-    if (lit < 4 || 4 * dev > lit * ((hi - lo) >> sh))
+    const int64_t allowed = lit * ((hi - lo) >> sh);   /* > 0: hi - lo >= hi / 33 */
+    if (lit < 4 || 4 * dev > allowed)
         return g;
-    return (FadeGain){ 1, lp, ln };
+    return (FadeGain){ 1, lp, ln, 4 * dev * 1024 / allowed };
+}
+
+FadeGain fade_measure_pair(const OmctiFrame *prev, const OmctiFrame *next, int gx, int gy,
+                           const ActiveArea *area)
+{
+    const FadeGain at_g = fade_measure(prev, next, gx, gy, area);
+    if (!gx && !gy)
+        return at_g;
+    const FadeGain still = fade_measure(prev, next, 0, 0, area);
+    return still.active && (!at_g.active || still.spread < at_g.spread) ? still : at_g;
 }
 
 /* lut[v] = zero + (v - zero) * num / den, rounded half away from zero. */

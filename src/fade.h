@@ -17,6 +17,9 @@ typedef struct FadeGain {
     int active;            /* 0: the pair is searched as it is              */
     int64_t lp, ln;        /* luma levels (sums of Y - 16) of the content
                               both pictures show, prev and next             */
+    int64_t spread;        /* how far the regions' own gains stray from the
+                              whole's, in 1/1024 of what a fade may (0..1024;
+                              lower: the alignment fits better)             */
 } FadeGain;
 
 /* Whether the pair (prev, next) is a brightness change of the whole
@@ -30,6 +33,18 @@ typedef struct FadeGain {
  * misaligned g is no fade. Reads one row in four. */
 FadeGain fade_measure(const OmctiFrame *prev, const OmctiFrame *next, int gx, int gy,
                       const ActiveArea *area);
+
+/* The pair's fade for its motion search: fade_measure() at the camera's
+ * vector g of the first search and, g being nonzero, at the zero vector
+ * too; of the two that find a fade, the one whose regions agree better
+ * with one gain (g's on a tie). A fade's first search chases brightness as
+ * well as content, so g may be far from the camera's motion: a still shot
+ * fading to black gave (-64, -64), the rectangles compared at g then hold
+ * different content, their levels a wrong gain, and the pair scaled by it
+ * was searched at two brightnesses again (docs/quality.md, "a fade measured
+ * where the picture is"). */
+FadeGain fade_measure_pair(const OmctiFrame *prev, const OmctiFrame *next, int gx, int gy,
+                           const ActiveArea *area);
 
 /* dst (same geometry, padding included) = src scaled to the pair's mean
  * level: luma about 16, chroma about 128; side 0 is prev, 1 next. */

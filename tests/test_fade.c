@@ -106,7 +106,7 @@ static void test_measure(TestState *ts)
 
     /* the scaled copies: prev at level 100, next 50 -> both at 75: prev
      * by 3/4, next by 3/2, padding included */
-    const FadeGain f = { 1, 100, 50 };
+    const FadeGain f = { 1, 100, 50, 0 };
     fill_frame(&p, 0, 0, 1, 1);
     for (int side = 0; side < 2; side++) {
         fade_scale_frame(&f, side, &n, &p);
@@ -137,6 +137,58 @@ static void test_measure(TestState *ts)
     fade_to_phase(&f, 1, 4, &pic);
     CHECK(ts, n.p[0].data[0] == 104, "t = 1/4: 91 -> %d, want 16 + 75 * 7/6 = 103.5 -> 104",
           n.p[0].data[0]);
+    frame_free(&p);
+    frame_free(&n);
+}
+
+/* A still shot that is brighter towards its top (stands above a pitch)
+ * fading to half its level, measured at a camera vector that a search
+ * chasing brightness gave: next's rectangle then holds brighter content
+ * than prev's, and the levels summed there are not the fade's. The pair's
+ * measurement takes the still camera's, which fit the fade better; under a
+ * pan it keeps the camera's vector. */
+static void test_measure_pair(TestState *ts)
+{
+    const int w = 320, h = 192, gx = -40, gy = -32;
+    OmctiFrame p, n;
+    if (frame_alloc(&p, w, h, 32) < 0 || frame_alloc(&n, w, h, 32) < 0) {
+        CHECK(ts, 0, "out of memory");
+        return;
+    }
+    const ActiveArea full = { 0, 0, 0, 0 };
+    for (int side = 0; side < 2; side++) {
+        OmctiFrame *f = side ? &n : &p;
+        fill_frame(f, 0, 0, 1, side ? 2 : 1);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                const int v = 40 + (h - y) * 150 / h + (texture(x, y) - 104) / 4;
+                f->p[0].data[y * f->p[0].stride + x] = faded(v, 1, side ? 2 : 1);
+            }
+        frame_pad_edges(f);
+    }
+    const FadeGain at_g = fade_measure(&p, &n, gx, gy, &full);
+    const FadeGain pair = fade_measure_pair(&p, &n, gx, gy, &full);
+    const FadeGain still = fade_measure(&p, &n, 0, 0, &full);
+    /* the case itself: found at g, with a gain 5 % or more off a half */
+    CHECK(ts, at_g.active && 20 * labs((long)(2 * at_g.ln - at_g.lp)) >= at_g.lp,
+          "the misaligned measurement: active %d, levels %lld %lld (the case needs a fade "
+          "found at g with a wrong gain)", at_g.active, (long long)at_g.lp, (long long)at_g.ln);
+    CHECK(ts, still.active && still.spread < at_g.spread,
+          "the still camera's spread %lld against g's %lld", (long long)still.spread,
+          (long long)at_g.spread);
+    CHECK(ts, pair.active && pair.lp == still.lp && pair.ln == still.ln &&
+                  50 * labs((long)(2 * pair.ln - pair.lp)) < pair.lp,
+          "the pair's fade: levels %lld %lld, want the still camera's %lld %lld (a half)",
+          (long long)pair.lp, (long long)pair.ln, (long long)still.lp, (long long)still.ln);
+
+    /* a pan that fades: the camera's vector is the better alignment */
+    fill_frame(&p, 0, 0, 1, 1);
+    fill_frame(&n, -12, 4, 3, 4);
+    const FadeGain pan = fade_measure_pair(&p, &n, -12, 4, &full);
+    const FadeGain pan_g = fade_measure(&p, &n, -12, 4, &full);
+    CHECK(ts, pan.active && pan.lp == pan_g.lp && pan.ln == pan_g.ln,
+          "a fade under a pan: levels %lld %lld, want the camera vector's %lld %lld",
+          (long long)pan.lp, (long long)pan.ln, (long long)pan_g.lp, (long long)pan_g.ln);
     frame_free(&p);
     frame_free(&n);
 }
@@ -348,6 +400,7 @@ int main(void)
 {
     TestState ts = { 0 };
     test_measure(&ts);
+    test_measure_pair(&ts);
     test_fade_rebuilt(&ts);
     test_linear_mix(&ts);
     test_dissolve_blended(&ts);
