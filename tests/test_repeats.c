@@ -93,6 +93,14 @@ static void test_period(TestState *ts)
         d[i] = 0;
     CHECK(ts, repeats_period(d, REPEATS_PAIRS) == 0, "a gap in five off: %d",
           repeats_period(d, REPEATS_PAIRS));
+    /* a film whose shot holds still for 30 pairs a third of the way in:
+     * the still pairs are no repeats (their neighbours do not move
+     * either), the film around them has its period */
+    pattern(d, REPEATS_PAIRS, 8 * 256, 0, 2, 5);
+    for (int i = 30; i < 60; i++)
+        d[i] = 0;
+    CHECK(ts, repeats_period(d, REPEATS_PAIRS) == 5, "a still shot inside: %d",
+          repeats_period(d, REPEATS_PAIRS));
 }
 
 /* The note's words for the periods a scan finds. */
@@ -164,6 +172,23 @@ static void test_scan(TestState *ts)
     CHECK(ts, repeats_period(s.diff, s.n) == 5, "scan: %d", repeats_period(s.diff, s.n));
     repeats_free(&s);
     CHECK(ts, s.prev == NULL, "freed");
+
+    /* a telecined film: a picture that repeats the even rows (one field)
+     * of the one before and brings the odd rows new is no repeat */
+    uint8_t a[S * H], b[S * H];
+    memset(&s, 0, sizeof s);
+    for (int k = 0; k < 3; k++) {
+        OmctiPicture p, q;
+        picture(&p, a, W, H, S, 3 * k);
+        picture(&q, b, W, H, S, 3 * k + 3);
+        for (int y = 0; y < H; y += 2)   /* the old field */
+            memcpy(b + y * S, a + y * S, W);
+        CHECK(ts, repeats_add(&s, &p) == 0 && repeats_add(&s, &q) == 0, "add");
+    }
+    CHECK(ts, s.n == 5 && s.diff[0] > 256 && s.diff[2] > 256 && s.diff[4] > 256,
+          "one field new: diffs %u %u %u of %d pairs (a scan of one field takes them for "
+          "repeats)", s.diff[0], s.diff[2], s.diff[4], s.n);
+    repeats_free(&s);
 }
 
 int main(void)

@@ -22,7 +22,12 @@ int repeats_add(RepeatScan *s, const OmctiPicture *pic)
     }
     uint64_t sum = 0;
     for (int y = 0; y < s->sh; y++) {
-        const uint8_t *p = pic->data[0] + (ptrdiff_t)(s->step * y) * pic->stride[0];
+        /* rows of both fields (an even step: every other sampled row one
+         * further down; an odd one alternates already): a telecined film's
+         * picture that repeats one field of the one before and brings the
+         * other new is no repeat */
+        const int shift = !(s->step & 1) && (y & 1) && s->step * y + 1 < pic->height;
+        const uint8_t *p = pic->data[0] + (ptrdiff_t)(s->step * y + shift) * pic->stride[0];
         uint8_t *q = s->prev + (size_t)y * (size_t)s->sw;
         uint32_t row = 0;   /* 255 x sw < 2^32 for any width */
         for (int x = 0; x < s->sw; x++) {
@@ -72,7 +77,10 @@ int repeats_period(const uint32_t *d, int n)
     int at[REPEATS_PAIRS], r = 0;
     for (int i = 0; i < n; i++) {
         const int a = i < 5 ? 0 : i - 5, b = i + 6 > n ? n : i + 6;
-        if ((uint64_t)d[i] * 3 <= median(d, a, b) && d[i] <= 512)
+        const uint32_t around = median(d, a, b);
+        /* (a still shot's pairs, whose neighbours do not move either, are
+         * no repeats: a third of nothing) */
+        if (around >= 256 && (uint64_t)d[i] * 3 <= around && d[i] <= 512)
             at[r++] = i;
     }
     if (r < 3)

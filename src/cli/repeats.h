@@ -6,7 +6,9 @@
  * whole run suggests in a note (docs/cli.md, "Repeated pictures").
  *
  * The scan compares each picture with the one before on a sample grid of
- * the luma (every 2nd row and column, coarser above 1920 wide): the mean
+ * the luma (every 2nd row and column, coarser above 1920 wide; rows of
+ * both fields, so that a telecined picture, one field old and one new, is
+ * no repeat): the mean
  * absolute difference in 1/256 grey level, for REPEATS_PAIRS pairs (about
  * four seconds) from the first that moves, within the first
  * REPEATS_LEAD_MAX pictures. */

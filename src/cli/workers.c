@@ -135,7 +135,9 @@ int convert_workers(Job *j, const char *output, int copy_audio)
         c->ix_timed = j->ix_timed;
         c->range = r;
         c->board = &board;
-        c->scan_repeats = !o->quiet && r.read_from == 0;
+        /* one worker scans, the first: the others may read from the
+         * video's start too (a short video's shares overlap) */
+        c->scan_repeats = !o->quiet && nparts == 0 && r.read_from == 0;
         nparts++;
     }
     for (; started < nparts; started++)

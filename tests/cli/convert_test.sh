@@ -173,7 +173,28 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffprobe >/dev/null && command -v ffmpeg 
     run "repeats --workers 3" 0 "$OMCTI" -y -i "$T/film30.mkv" -o "$T/film60.mkv" --method blend --lossless --workers 3
     expect "repeats note with --workers ($(grep -c 'repeats every' "$T/err") lines)" \
         "[ \"\$(grep -c 'repeats every 5th picture' \"$T/err\")\" = 1 ]"
-    rm -f "$T/film30.mkv" "$T/video30.mkv" "$T/film60.mkv" "$T/video60.mkv"
+    # a short film in 2 shares: both workers read from the start (the
+    # overlap), the first scans: one note
+    ffmpeg -v error -i "$T/film30.mkv" -frames:v 26 -c:v ffv1 "$T/film26.mkv"
+    run "repeats --workers 2, 26 pictures" 0 "$OMCTI" -y -i "$T/film26.mkv" -o "$T/film60.mkv" --method blend --lossless --workers 2
+    expect "one repeats note with --workers 2 ($(grep -c 'repeats every' "$T/err") lines)" \
+        "[ \"\$(grep -c 'repeats every 5th picture' \"$T/err\")\" = 1 ]"
+    # a telecined film (3:2 pulldown: some pictures one field old, one new)
+    # repeats no picture: no note (decimate alone would leave mixed fields)
+    ffmpeg -v error -f lavfi -i "testsrc2=s=176x144:r=24:d=2" -vf telecine=pattern=23 -c:v ffv1 "$T/telecined.mkv"
+    run "telecined 2x" 0 "$OMCTI" -y -i "$T/telecined.mkv" -o "$T/film60.mkv" --method blend --lossless
+    expect "telecined: no repeats note" "! grep -q 'repeats every' \"$T/err\""
+    # --workers refuses an output it may not write before it converts: one
+    # line, no note after a whole conversion
+    : > "$T/exists.mkv"
+    run "--workers, output exists" 1 "$OMCTI" -i "$T/film30.mkv" -o "$T/exists.mkv" --method blend --lossless --workers 2
+    one_line_error "--workers, output exists" "already exists"
+    cp "$T/film26.mkv" "$T/self.mkv"
+    run "--workers, output is the input" nonzero "$OMCTI" -y -i "$T/self.mkv" -o "$T/self.mkv" --method blend --lossless --workers 2
+    one_line_error "--workers, output is the input" "also an input"
+    expect "--workers: the input is kept" "cmp -s \"$T/film26.mkv\" \"$T/self.mkv\""
+    rm -f "$T/film30.mkv" "$T/video30.mkv" "$T/film60.mkv" "$T/video60.mkv" "$T/film26.mkv" \
+          "$T/telecined.mkv" "$T/exists.mkv" "$T/self.mkv"
     echo "not a video" > "$T/text.mkv"
     run "text file" 1 "$OMCTI" -i "$T/text.mkv" -o "$T/x.mkv"
     one_line_error "text file" "text.mkv"
