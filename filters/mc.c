@@ -70,7 +70,10 @@ int mc_new_pair(void *priv, const FilterPair *pair, char *err, size_t errlen)
                              scenecut_flat(&st, s->width, s->height), pair->prev->serial,
                              pair->next->serial);
     s->stepwise = s->scd.stepwise && s->scd.enabled;
-    s->mix = pair->mixing;
+    /* a cross-dissolve (the context's test), or a fade's step from or to
+     * a flat picture: the blend is the in-between picture */
+    s->mix = pair->mixing ||
+             (!s->cut && scenecut_fade_edge(pair, &st, s->width, s->height));
     return 0;
 }
 

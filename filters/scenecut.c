@@ -308,6 +308,15 @@ int scenecut_flat(const McSceneStats *st, int w, int h)
     return activity256(st, w, h) < 64;
 }
 
+int scenecut_fade_edge(const FilterPair *pair, const McSceneStats *st, int w, int h)
+{
+    if (activity256(st, w, h) >= SCD_DIM_MAX)
+        return 0;
+    const McSceneStats ps = { .activity = plane_activity(&pair->prev->p[0]) };
+    return activity256(&ps, w, h) < SCD_DIM_MAX &&
+           scenecut_flat(&ps, w, h) != scenecut_flat(st, w, h);
+}
+
 int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share, int flat,
                     uint64_t prev_serial, uint64_t next_serial)
 {

@@ -97,6 +97,17 @@ int scenecut_jump(const SceneCut *sc, uint32_t cost, uint64_t prev_serial);
  * two pictures: high for screen captures and synthetic content. */
 uint32_t scenecut_share(const McSceneStats *st);
 
+/* Whether the pair is the first or last step of a fade from or to a flat
+ * picture (black, a plain card): one of its pictures is flat
+ * (scenecut_flat()), the other dim (activity below SCD_DIM_MAX) but not
+ * flat. The flat picture holds nothing a vector could match: the vectors
+ * matched against it follow the other picture's darker or brighter parts
+ * (a fade in from black's first lit picture was drawn up to 64 pixels
+ * off), and the in-between picture of a fade is the blend of the pair, at
+ * any phase (docs/quality.md, "the first step of a fade"). Reads prev's
+ * activity only where next is dim. */
+int scenecut_fade_edge(const FilterPair *pair, const McSceneStats *st, int w, int h);
+
 /* Whether the picture of the statistics is flat (less than 1/4 grey
  * level of activity per pixel: digital black, a plain card). A pair whose
  * next is flat says nothing about the residual a shot usually has:

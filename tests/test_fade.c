@@ -396,6 +396,59 @@ static void test_dissolve_blended(TestState *ts)
     }
 }
 
+/* The first step of a fade in from black and the last step of a fade to
+ * black: black and a dim picture (the texture at 1/8 of its contrast,
+ * moving) have the blend as their in-between picture; the vectors matched
+ * against black followed the dim picture's dark parts. Black and a picture
+ * of full contrast (a cut from black, which no history marks here) are no
+ * fade's step: not blended. */
+static void test_fade_edge_blended(TestState *ts)
+{
+    const int w = 192, h = 128;
+    for (int k = 0; k < 3; k++) {
+        const int to_black = k == 1, dim = k < 2;
+        Pic f[2], out, blend;
+        for (int i = 0; i < 2; i++) {
+            pic_alloc(&f[i], w, h);
+            const int lit = to_black ? i == 0 : i == 1;
+            OmctiPicture *p = &f[i].pic;
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    p->data[0][y * p->stride[0] + x] =
+                        lit ? (uint8_t)(dim ? 16 + (texture(x - 6 * i, y) - 40) / 8
+                                            : texture(x - 6 * i, y))
+                            : 16;
+            memset(p->data[1], 128, (size_t)p->stride[1] * ((h + 1) / 2));
+            memset(p->data[2], 128, (size_t)p->stride[2] * ((h + 1) / 2));
+        }
+        pic_alloc(&out, w, h);
+        pic_alloc(&blend, w, h);
+        for (int c = 0; c < 3; c++)
+            for (int y = 0; y < (c ? (h + 1) / 2 : h); y++)
+                for (int x = 0; x < (c ? (w + 1) / 2 : w); x++) {
+                    const int st = f[0].pic.stride[c];
+                    blend.pic.data[c][y * st + x] = (uint8_t)(
+                        (f[0].pic.data[c][y * st + x] + f[1].pic.data[c][y * st + x] + 1) / 2);
+                }
+        OmctiContext *c = open_cpu(ts, w, h);
+        if (!c) return;
+        for (int i = 0; i < 2; i++)
+            CHECK(ts, omcti_send_picture(c, &f[i].pic) == 0, "send %d", i);
+        CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
+        const int same = memcmp(out.mem, blend.mem, (size_t)w * h + 2 * (size_t)(w / 2) * (h / 2)) == 0;
+        if (dim)
+            CHECK(ts, same, "the %s step of a fade %s black is not the blend",
+                  to_black ? "last" : "first", to_black ? "to" : "from");
+        else
+            CHECK(ts, !same, "black and a picture of full contrast were blended");
+        omcti_close(&c);
+        for (int i = 0; i < 2; i++)
+            free(f[i].mem);
+        free(out.mem);
+        free(blend.mem);
+    }
+}
+
 int main(void)
 {
     TestState ts = { 0 };
@@ -404,5 +457,6 @@ int main(void)
     test_fade_rebuilt(&ts);
     test_linear_mix(&ts);
     test_dissolve_blended(&ts);
+    test_fade_edge_blended(&ts);
     return test_finish(&ts, "test_fade");
 }
