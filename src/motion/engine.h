@@ -103,7 +103,9 @@ int motion_block_active(const ActiveArea *a, int width, int height, int bs, int 
  * the most frequent vector of the forward field among the blocks that lie
  * inside the pair's active area (letterbox bars do not move with the
  * camera; all blocks when none lies inside), a tie to the smaller packed
- * key (y + 32768) << 16 | (x + 32768). keys: scratch for
+ * key (y + 32768) << 16 | (x + 32768); zero where fewer than 1/8 of those
+ * blocks lie within a pel of it (docs/quality.md, "a camera vector few
+ * blocks agree on"). keys: scratch for
  * MOTION_CAMERA_KEYS(nb) keys; fields without nb blocks (or none): zero. */
 #define MOTION_CAMERA_KEYS(nb) (2 * (size_t)(nb))
 MotionVector motion_camera_vector(const MotionFields *fields, const ActiveArea *area, int width,

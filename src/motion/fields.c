@@ -101,7 +101,23 @@ MotionVector motion_camera_vector(const MotionFields *fields, const ActiveArea *
             bk = sorted[k];
         }
     }
-    g.x = (int16_t)((int)(bk & 0xffff) - 32768);
-    g.y = (int16_t)((int)(bk >> 16) - 32768);
+    const int mx = (int)(bk & 0xffff) - 32768, my = (int)(bk >> 16) - 32768;
+    /* A mode that few blocks agree on is no motion of the camera: where
+     * most of the picture is flat or noisy (a plain wall, a dark scene),
+     * the field's vectors there are what the coarse levels' noise left,
+     * and the most frequent of them (a tenth of the blocks) steered the
+     * vector choice towards it (a signer's head drawn again 30 pixels
+     * above itself at the picture's top: docs/quality.md, "a camera
+     * vector few blocks agree on"). Fewer than 1/8 of the voting blocks
+     * within a pel of the mode: a still camera. */
+    int near = 0;
+    for (int k = 0; k < n; k++) {
+        const int x = (int)(sorted[k] & 0xffff) - 32768, y = (int)(sorted[k] >> 16) - 32768;
+        near += x - mx <= 1 && mx - x <= 1 && y - my <= 1 && my - y <= 1;
+    }
+    if (8 * near < n)
+        return g;
+    g.x = (int16_t)mx;
+    g.y = (int16_t)my;
     return g;
 }
