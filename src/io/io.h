@@ -238,6 +238,12 @@ int io_check_output_rate(const char *path, Rational fps, char *err, size_t errle
 int io_check_output(const char *path, const char *other, int overwrite, char *err,
                     size_t errlen);
 
+/* Checks that the folder path names (the current one without a slash)
+ * exists, is a folder and may be written into: "cannot write 'PATH':
+ * No such file or directory" as the output's own open would say, for runs
+ * that write the output only after a long pass (--workers). */
+int io_check_output_folder(const char *path, char *err, size_t errlen);
+
 /* Checks that the input path can be opened and read again from any point
  * (segments, workers, farm): a FIFO, socket or character device cannot, and
  * opening a FIFO would first wait for a writer (the check does not open it).

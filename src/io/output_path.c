@@ -269,6 +269,33 @@ int io_check_output(const char *path, const char *other, int overwrite, char *er
     return ret;
 }
 
+int io_check_output_folder(const char *path, char *err, size_t errlen)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0;
+    char dir[PATH_MAX];
+    const size_t n = slash == path ? 1 : (size_t)(slash - path);
+    char name[1024];
+    if (n >= sizeof dir)
+        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s",
+                         io_printable(path, name, sizeof name), strerror(ENAMETOOLONG));
+    memcpy(dir, path, n);
+    dir[n] = 0;
+    struct stat st;
+    int e = 0;
+    if (stat(dir, &st) < 0)
+        e = errno;
+    else if (!S_ISDIR(st.st_mode))
+        e = ENOTDIR;
+    else if (access(dir, W_OK | X_OK) < 0)
+        e = errno;
+    if (!e)
+        return 0;
+    return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s",
+                     io_printable(path, name, sizeof name), strerror(e));
+}
+
 int io_check_rereadable(const char *path, const char *what, char *err, size_t errlen)
 {
     struct stat st;

@@ -189,6 +189,8 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffprobe >/dev/null && command -v ffmpeg 
     : > "$T/exists.mkv"
     run "--workers, output exists" 1 "$OMCTI" -i "$T/film30.mkv" -o "$T/exists.mkv" --method blend --lossless --workers 2
     one_line_error "--workers, output exists" "already exists"
+    run "--workers, output in a missing folder" 1 "$OMCTI" -y -i "$T/film30.mkv" -o "$T/nodir/x.mkv" --method blend --lossless --workers 2
+    one_line_error "--workers, output in a missing folder" "cannot write '.*nodir/x.mkv': No such file or directory"
     cp "$T/film26.mkv" "$T/self.mkv"
     run "--workers, output is the input" nonzero "$OMCTI" -y -i "$T/self.mkv" -o "$T/self.mkv" --method blend --lossless --workers 2
     one_line_error "--workers, output is the input" "also an input"
