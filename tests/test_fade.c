@@ -347,6 +347,35 @@ static void add_bars(OmctiPicture *p, int rows)
     }
 }
 
+/* Whether the library's picture at t = 1/2 after sending pictures f[0..n)
+ * is the rounded mean of the last two (the blend). */
+static int middle_is_blend(TestState *ts, const Pic *f, int n, int w, int h)
+{
+    Pic out, blend;
+    pic_alloc(&out, w, h);
+    pic_alloc(&blend, w, h);
+    const Pic *a = &f[n - 2], *b = &f[n - 1];
+    for (int c = 0; c < 3; c++)
+        for (int y = 0; y < (c ? (h + 1) / 2 : h); y++)
+            for (int x = 0; x < (c ? (w + 1) / 2 : w); x++) {
+                const int st = a->pic.stride[c];
+                blend.pic.data[c][y * st + x] =
+                    (uint8_t)((a->pic.data[c][y * st + x] + b->pic.data[c][y * st + x] + 1) / 2);
+            }
+    int same = 0;
+    OmctiContext *c = open_cpu(ts, w, h);
+    if (c) {
+        for (int i = 0; i < n; i++)
+            CHECK(ts, omcti_send_picture(c, &f[i].pic) == 0, "send %d", i);
+        CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
+        same = memcmp(out.mem, blend.mem, (size_t)w * h + 2 * (size_t)(w / 2) * (h / 2)) == 0;
+        omcti_close(&c);
+    }
+    free(out.mem);
+    free(blend.mem);
+    return same;
+}
+
 /* Through the library: in a cross-dissolve (shot A moving by 2 px a frame,
  * B still, B's share 2/16 more each frame) the middle picture of a pair is
  * the blend of the two; the same shot A alone, moving, is not blended. The
@@ -360,7 +389,7 @@ static void test_dissolve_blended(TestState *ts)
     const int w = 192, h = 128;
     for (int k = 0; k < 4; k++) {
         const int dissolve = k & 1, bars = k >> 1 ? 16 : 0;
-        Pic f[3], out, blend;
+        Pic f[3];
         for (int i = 0; i < 3; i++) {
             pic_alloc(&f[i], w, h);
             if (dissolve)
@@ -369,30 +398,13 @@ static void test_dissolve_blended(TestState *ts)
                 fill_picture(&f[i].pic, 4 * i, 0, 1, 1);
             add_bars(&f[i].pic, bars);
         }
-        pic_alloc(&out, w, h);
-        pic_alloc(&blend, w, h);
-        for (int c = 0; c < 3; c++)
-            for (int y = 0; y < (c ? (h + 1) / 2 : h); y++)
-                for (int x = 0; x < (c ? (w + 1) / 2 : w); x++) {
-                    const int st = f[1].pic.stride[c];
-                    blend.pic.data[c][y * st + x] =
-                        (uint8_t)((f[1].pic.data[c][y * st + x] + f[2].pic.data[c][y * st + x] + 1) / 2);
-                }
-        OmctiContext *c = open_cpu(ts, w, h);
-        if (!c) return;
-        for (int i = 0; i < 3; i++)
-            CHECK(ts, omcti_send_picture(c, &f[i].pic) == 0, "send %d", i);
-        CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
-        const int same = memcmp(out.mem, blend.mem, (size_t)w * h + 2 * (size_t)(w / 2) * (h / 2)) == 0;
+        const int same = middle_is_blend(ts, f, 3, w, h);
         if (dissolve)
             CHECK(ts, same, "the dissolve's middle picture is not the blend (bars: %d rows)", bars);
         else
             CHECK(ts, !same, "a moving picture was blended (bars: %d rows)", bars);
-        omcti_close(&c);
         for (int i = 0; i < 3; i++)
             free(f[i].mem);
-        free(out.mem);
-        free(blend.mem);
     }
 }
 
@@ -407,7 +419,7 @@ static void test_fade_edge_blended(TestState *ts)
     const int w = 192, h = 128;
     for (int k = 0; k < 3; k++) {
         const int to_black = k == 1, dim = k < 2;
-        Pic f[2], out, blend;
+        Pic f[2];
         for (int i = 0; i < 2; i++) {
             pic_alloc(&f[i], w, h);
             const int lit = to_black ? i == 0 : i == 1;
@@ -421,31 +433,14 @@ static void test_fade_edge_blended(TestState *ts)
             memset(p->data[1], 128, (size_t)p->stride[1] * ((h + 1) / 2));
             memset(p->data[2], 128, (size_t)p->stride[2] * ((h + 1) / 2));
         }
-        pic_alloc(&out, w, h);
-        pic_alloc(&blend, w, h);
-        for (int c = 0; c < 3; c++)
-            for (int y = 0; y < (c ? (h + 1) / 2 : h); y++)
-                for (int x = 0; x < (c ? (w + 1) / 2 : w); x++) {
-                    const int st = f[0].pic.stride[c];
-                    blend.pic.data[c][y * st + x] = (uint8_t)(
-                        (f[0].pic.data[c][y * st + x] + f[1].pic.data[c][y * st + x] + 1) / 2);
-                }
-        OmctiContext *c = open_cpu(ts, w, h);
-        if (!c) return;
-        for (int i = 0; i < 2; i++)
-            CHECK(ts, omcti_send_picture(c, &f[i].pic) == 0, "send %d", i);
-        CHECK(ts, omcti_interpolate(c, 1, 2, &out.pic) == 0, "interpolate");
-        const int same = memcmp(out.mem, blend.mem, (size_t)w * h + 2 * (size_t)(w / 2) * (h / 2)) == 0;
+        const int same = middle_is_blend(ts, f, 2, w, h);
         if (dim)
             CHECK(ts, same, "the %s step of a fade %s black is not the blend",
                   to_black ? "last" : "first", to_black ? "to" : "from");
         else
             CHECK(ts, !same, "black and a picture of full contrast were blended");
-        omcti_close(&c);
         for (int i = 0; i < 2; i++)
             free(f[i].mem);
-        free(out.mem);
-        free(blend.mem);
     }
 }
 
