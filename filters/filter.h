@@ -46,6 +46,9 @@ typedef struct FilterPair {
      * cross-dissolve, whose in-between picture is the blend of the two
      * (set by the context; 0 elsewhere). */
     int mixing;
+    /* scaled: prev and next are the copies scaled to one brightness that
+     * a fade is searched and built from (src/fade.h; set by the context) */
+    int scaled;
 } FilterPair;
 
 typedef struct OmctiFilter {

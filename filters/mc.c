@@ -71,9 +71,11 @@ int mc_new_pair(void *priv, const FilterPair *pair, char *err, size_t errlen)
                              pair->next->serial);
     s->stepwise = s->scd.stepwise && s->scd.enabled;
     /* a cross-dissolve (the context's test), or a fade's step from or to
-     * a flat picture: the blend is the in-between picture */
-    s->mix = pair->mixing ||
-             (!s->cut && scenecut_fade_edge(pair, &st, s->width, s->height));
+     * a flat picture: the blend is the in-between picture (of the pictures
+     * as sent: not where the pair is searched on scaled copies, a fade
+     * from a grey card, which stays as it was) */
+    s->mix = pair->mixing || (!s->cut && !pair->scaled &&
+                              scenecut_fade_edge(pair, &st, s->width, s->height));
     return 0;
 }
 

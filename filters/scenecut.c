@@ -308,13 +308,37 @@ int scenecut_flat(const McSceneStats *st, int w, int h)
     return activity256(st, w, h) < 64;
 }
 
+/* How many of the 4x4 regions of the picture change between P and N by
+ * 1/4 grey level per pixel or more on average (every second row). */
+static int regions_changed(const OmctiPlane *P, const OmctiPlane *N)
+{
+    uint64_t sum[16] = { 0 }, cnt[16] = { 0 };
+    for (int y = 0; y < P->h; y += 2) {
+        const uint8_t *p = P->data + (ptrdiff_t)y * P->stride;
+        const uint8_t *n = N->data + (ptrdiff_t)y * N->stride;
+        for (int rx = 0; rx < 4; rx++) {
+            const int a = P->w * rx / 4, b = P->w * (rx + 1) / 4, k = y * 4 / P->h * 4 + rx;
+            uint32_t s = 0;   /* 255 x 4096 < 2^32: 16384 wide pictures */
+            for (int x = a; x < b; x++)
+                s += (uint32_t)abs(p[x] - n[x]);
+            sum[k] += s;
+            cnt[k] += (uint64_t)(b - a);
+        }
+    }
+    int changed = 0;
+    for (int k = 0; k < 16; k++)
+        changed += cnt[k] && 4 * sum[k] >= cnt[k];
+    return changed;
+}
+
 int scenecut_fade_edge(const FilterPair *pair, const McSceneStats *st, int w, int h)
 {
     if (activity256(st, w, h) >= SCD_DIM_MAX)
         return 0;
     const McSceneStats ps = { .activity = plane_activity(&pair->prev->p[0]) };
     return activity256(&ps, w, h) < SCD_DIM_MAX &&
-           scenecut_flat(&ps, w, h) != scenecut_flat(st, w, h);
+           scenecut_flat(&ps, w, h) != scenecut_flat(st, w, h) &&
+           regions_changed(&pair->prev->p[0], &pair->next->p[0]) >= SCD_FADE_REGIONS;
 }
 
 int scenecut_decide(SceneCut *sc, uint32_t cost, uint32_t spread, uint32_t share, int flat,

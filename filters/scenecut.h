@@ -26,6 +26,9 @@
 #define SCD_KEPT_BLOCKS 16 /* ... over at least this many blocks            */
 #define SCD_DIM_MAX 512   /* activity before the last step of a fade to black:
                            * 2 grey levels per pixel, in 1/256             */
+#define SCD_FADE_REGIONS 12 /* of the 4x4 regions, those a fade's first or last
+                             * step changes (a fade changes the whole picture;
+                             * an object moving over black, a few regions) */
 
 typedef struct SceneCut {
     int enabled;
@@ -100,7 +103,9 @@ uint32_t scenecut_share(const McSceneStats *st);
 /* Whether the pair is the first or last step of a fade from or to a flat
  * picture (black, a plain card): one of its pictures is flat
  * (scenecut_flat()), the other dim (activity below SCD_DIM_MAX) but not
- * flat. The flat picture holds nothing a vector could match: the vectors
+ * flat, and the change between them spread over the picture (SCD_FADE_REGIONS
+ * of its 4x4 regions by 1/4 grey level per pixel or more; an object that
+ * moves over black, or a small title, changes a few). The flat picture holds nothing a vector could match: the vectors
  * matched against it follow the other picture's darker or brighter parts
  * (a fade in from black's first lit picture was drawn up to 64 pixels
  * off), and the in-between picture of a fade is the blend of the pair, at

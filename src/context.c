@@ -358,7 +358,7 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
         return 0;
 
     const OmctiFrame *prev = &c->frames[c->cur ^ 1], *next = f;
-    FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur), 0, { 0, 0 }, 0 };
+    FilterPair pair = { prev, next, NULL, pair_area(c, c->cur ^ 1, c->cur), 0, { 0, 0 }, 0, 0 };
     if (c->filter->needs_motion) {
         t0 = now_seconds();
         int ret = repad_pair(c, c->cur ^ 1, c->cur, &pair.area);
@@ -377,6 +377,7 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
             pair.cam = c->cam;
         }
         pair.mixing = linear && !c->fade.active;
+        pair.scaled = c->fade.active;
     }
     c->mixing = pair.mixing;
     c->stats.pairs++;
@@ -476,7 +477,7 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
     const int fade = c->filter->needs_motion && c->fade.active && !c->pair_holds;
     const FilterPair pair = { fade ? &c->norm[0] : prev, fade ? &c->norm[1] : next,
                               c->filter->needs_motion ? &c->fields : NULL, pair_area(c, ip, in), 0,
-                              { 0, 0 }, c->mixing };
+                              { 0, 0 }, c->mixing, fade };
     double t0 = now_seconds();
     c->err[0] = 0;
     int ret = c->filter->picture(c->filter_priv, &pair, num, den, out, c->err, sizeof c->err);

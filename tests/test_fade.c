@@ -444,6 +444,42 @@ static void test_fade_edge_blended(TestState *ts)
     }
 }
 
+/* A textured patch sliding in over black, 6 pixels a picture: its pairs
+ * cross from a flat picture to a dim one (the patch's share of the
+ * picture grows), but no fade's: the change holds a few of the 4x4
+ * regions. No pair is blended (a blend shows the patch twice). */
+static void test_patch_over_black(TestState *ts)
+{
+    const int w = 320, h = 192, side = 40;
+    Pic f[2];
+    for (int i = 0; i < 2; i++)
+        pic_alloc(&f[i], w, h);
+    int blended = 0, first = -1;
+    for (int k = 0; k < 12; k++) {
+        for (int i = 0; i < 2; i++) {
+            OmctiPicture *p = &f[i].pic;
+            const int x0 = 6 * (k + i) - side + 1;   /* the patch's left column */
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++)
+                    p->data[0][y * p->stride[0] + x] =
+                        x >= x0 && x < x0 + side && y >= 76 && y < 76 + side
+                            ? (uint8_t)texture(x - x0, y)
+                            : 16;
+            memset(p->data[1], 128, (size_t)p->stride[1] * ((h + 1) / 2));
+            memset(p->data[2], 128, (size_t)p->stride[2] * ((h + 1) / 2));
+        }
+        if (middle_is_blend(ts, f, 2, w, h)) {
+            blended++;
+            if (first < 0)
+                first = k;
+        }
+    }
+    CHECK(ts, blended == 0, "a patch moving over black was blended in %d of 12 pairs (first: %d)",
+          blended, first);
+    for (int i = 0; i < 2; i++)
+        free(f[i].mem);
+}
+
 int main(void)
 {
     TestState ts = { 0 };
@@ -453,5 +489,6 @@ int main(void)
     test_linear_mix(&ts);
     test_dissolve_blended(&ts);
     test_fade_edge_blended(&ts);
+    test_patch_over_black(&ts);
     return test_finish(&ts, "test_fade");
 }

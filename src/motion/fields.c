@@ -105,7 +105,7 @@ MotionVector motion_camera_vector(const MotionFields *fields, const ActiveArea *
     /* A mode that few blocks agree on is no motion of the camera: where
      * most of the picture is flat or noisy (a plain wall, a dark scene),
      * the field's vectors there are what the coarse levels' noise left,
-     * and the most frequent of them (a tenth of the blocks) steered the
+     * and the most frequent of them (under a tenth of the blocks) steered the
      * vector choice towards it (a signer's head drawn again 30 pixels
      * above itself at the picture's top: docs/quality.md, "a camera
      * vector few blocks agree on"). Fewer than 1/8 of the voting blocks

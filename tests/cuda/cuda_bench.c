@@ -106,7 +106,7 @@ static int bench_interp(const char *y4m, int block, int range, int reps, const c
                                        : "cuda estimate()+YUV upload, staged",
                                 median_d(t, reps));
     }
-    const FilterPair gpr = { &f[0], &f[1], &mf, { 0, 0, 0, 0 }, 0, { 0, 0 }, 0 };
+    const FilterPair gpr = { &f[0], &f[1], &mf, { 0, 0, 0, 0 }, 0, { 0, 0 }, 0, 0 };
     McSceneStats st;
     if (filter_backend_cuda.stats(fb, &gpr, &st, err, sizeof err) < 0 ||
         filter_backend_cuda.picture(fb, &gpr, 1, 2, &out.pic[0], err, sizeof err) < 0 ||
@@ -139,7 +139,7 @@ static int bench_interp(const char *y4m, int block, int range, int reps, const c
     for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
         const FilterParams fp = { w, h, block, range, atoi(tok), OMCTI_SCD_AUTO, 1.0, NULL, 0 };
         void *priv = NULL;
-        const FilterPair pr = { &f[0], &f[1], &mf, { 0, 0, 0, 0 }, 0, { 0, 0 }, 0 };
+        const FilterPair pr = { &f[0], &f[1], &mf, { 0, 0, 0, 0 }, 0, { 0, 0 }, 0, 0 };
         if (fp.threads < 1 || filter_omcti.init(&priv, &fp, err, sizeof err) < 0)
             continue;
         filter_omcti.new_pair(priv, &pr, err, sizeof err);

@@ -67,7 +67,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     /* host code, as in kernels/cuda_filter.c */
     const MotionVector g = motion_camera_vector(f, &full, w, h, nb, keys);
     a.cam = (McVec){ g.x, g.y };
-    const FilterPair pr = { P, N, f, full, 0, { 0, 0 }, 0 };
+    const FilterPair pr = { P, N, f, full, 0, { 0, 0 }, 0, 0 };
     mc_camera_model(&pr, w, h, g, &a.cam_model);
     *models += a.cam_model.on;
     free(keys);
@@ -181,7 +181,7 @@ static void test_static_share(TestState *ts, int block)
             break;
         }
     }
-    const FilterPair pr = { &fr[0], &fr[1], NULL, { 0, 0, 0, 0 }, 0, { 0, 0 }, 0 };
+    const FilterPair pr = { &fr[0], &fr[1], NULL, { 0, 0, 0, 0 }, 0, { 0, 0 }, 0, 0 };
     char what[64];
     snprintf(what, sizeof what, "static share, blocks of %d", block);
     check_stats(ts, what, &pr, block);
@@ -222,7 +222,7 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
         fr[1].serial = (uint64_t)i + 2;
         int rc = motion_engine_cpu.estimate(me, &fr[0], &fr[1], &f, err, sizeof err);
         CHECK(ts, rc == 0, "%s: estimate: %s", label, err);
-        const FilterPair pr = { &fr[0], &fr[1], &f, { 0, 0, 0, 0 }, 0, { 0, 0 }, 0 };
+        const FilterPair pr = { &fr[0], &fr[1], &f, { 0, 0, 0, 0 }, 0, { 0, 0 }, 0, 0 };
         char what[200];
         snprintf(what, sizeof what, "%s %dx%d B%d R%d %s pair %d", label, w, h, block, range,
                  search == OMCTI_SEARCH_FULL ? "full" : "diamond", i);

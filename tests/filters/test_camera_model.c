@@ -49,7 +49,7 @@ static McCamModel fit(MotionVector *mv, const ActiveArea *area, MotionVector *ca
     MotionFields f = { .fwd = { .mv = mv, .sad = sad, .bw = BW, .bh = BH, .block = B },
                        .bwd = { .mv = bwd, .sad = sad, .bw = BW, .bh = BH, .block = B } };
     *cam = motion_camera_vector(&f, area, W, H, NB, keys);
-    const FilterPair pr = { NULL, NULL, &f, *area, 0, { 0, 0 }, 0 };
+    const FilterPair pr = { NULL, NULL, &f, *area, 0, { 0, 0 }, 0, 0 };
     McCamModel m;
     mc_camera_model(&pr, W, H, *cam, &m);
     return m;
