@@ -103,9 +103,10 @@ uint32_t scenecut_share(const McSceneStats *st);
 /* Whether the pair is the first or last step of a fade from or to a flat
  * picture (black, a plain card): one of its pictures is flat
  * (scenecut_flat()), the other dim (activity below SCD_DIM_MAX) but not
- * flat, and the change between them spread over the picture (SCD_FADE_REGIONS
- * of its 4x4 regions by 1/4 grey level per pixel or more; an object that
- * moves over black, or a small title, changes a few). The flat picture holds nothing a vector could match: the vectors
+ * flat, and the change between them spread over the picture
+ * (SCD_FADE_REGIONS of its 4x4 regions by 1/4 grey level per pixel or
+ * more; an object that moves over black, or a small title, changes a
+ * few). The flat picture holds nothing a vector could match: the vectors
  * matched against it follow the other picture's darker or brighter parts
  * (a fade in from black's first lit picture was drawn up to 64 pixels
  * off), and the in-between picture of a fade is the blend of the pair, at

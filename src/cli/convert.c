@@ -500,9 +500,9 @@ int cli_convert(int argc, char **argv)
 
     /* Workers write parts and join them at the end: an output that may not
      * be written (there without -y, the input itself, in a folder that is
-     * not there) is refused before
-     * the counting pass and the conversion, as a single run refuses it
-     * when it opens the output after the first two pictures. */
+     * not there) is refused before the counting pass and the conversion,
+     * as a single run refuses it when it opens the output after the first
+     * two pictures. */
     if (!opt.seg_count && !one_worker && strcmp(opt.output, "-") &&
         ((ret = io_check_output(opt.output, opt.input, opt.overwrite, j->err,
                                 sizeof j->err)) < 0 ||
