@@ -127,6 +127,59 @@ static void test_note(TestState *ts)
     }
 }
 
+/* The telecine rule on made-up differences: whole pairs d, fields f0, f1. */
+static void test_telecine(TestState *ts)
+{
+    uint32_t d[REPEATS_PAIRS], f0[REPEATS_PAIRS], f1[REPEATS_PAIRS];
+    const int n = REPEATS_PAIRS;
+    /* 3:2 pulldown: in every 5 pairs, pair 1 keeps the top field and pair
+     * 3 the bottom one (coding noise 0.3 grey level), the whole pair about
+     * half the others' */
+    pattern(d, n, 8 * 256, 0, 0, 0);
+    for (int i = 0; i < n; i++)
+        f0[i] = f1[i] = d[i];
+    for (int i = 0; i < n; i++)
+        if (i % 5 == 1 || i % 5 == 3) {
+            d[i] /= 2;
+            (i % 5 == 1 ? f0 : f1)[i] = 77;
+        }
+    CHECK(ts, repeats_telecine(d, f0, f1, n) == 1, "3:2 pulldown not found");
+    CHECK(ts, repeats_telecine(d, f0, f1, 30) == 1, "3:2 pulldown in 30 pairs not found");
+    CHECK(ts, repeats_telecine(d, f0, f1, 19) == 0, "19 pairs say nothing");
+    /* the same field repeats one pair off in every other cycle: no cycle */
+    uint32_t g0[REPEATS_PAIRS], g1[REPEATS_PAIRS], e[REPEATS_PAIRS];
+    memcpy(e, d, sizeof e);
+    memcpy(g0, f0, sizeof g0);
+    memcpy(g1, f1, sizeof g1);
+    for (int c = 1; c < n / 5; c += 2) {
+        const int i = 5 * c + 3;
+        g1[i + 1] = g1[i];
+        e[i + 1] = e[i];
+        g1[i] = e[i] = 8 * 256;
+    }
+    CHECK(ts, repeats_telecine(e, g0, g1, n) == 0, "uneven field repeats taken for telecine");
+    /* interlaced video: both fields move at every pair */
+    pattern(d, n, 8 * 256, 0, 0, 0);
+    for (int i = 0; i < n; i++)
+        f0[i] = f1[i] = d[i];
+    CHECK(ts, repeats_telecine(d, f0, f1, n) == 0, "interlaced motion taken for telecine");
+    /* whole repeats (a film at 24 in 30 progressive) are no field repeats */
+    pattern(d, n, 8 * 256, 0, 2, 5);
+    for (int i = 0; i < n; i++)
+        f0[i] = f1[i] = d[i];
+    CHECK(ts, repeats_telecine(d, f0, f1, n) == 0, "whole repeats taken for telecine");
+    /* a still shot: nothing */
+    pattern(d, n, 0, 0, 0, 0);
+    for (int i = 0; i < n; i++)
+        f0[i] = f1[i] = d[i] = 20;
+    CHECK(ts, repeats_telecine(d, f0, f1, n) == 0, "a still shot taken for telecine");
+
+    char line[512];
+    repeats_telecine_text(line, sizeof line, "a.mp4");
+    CHECK(ts, !strncmp(line, "omcti: note: 'a.mp4' looks telecined", 36) &&
+                  strstr(line, "fieldmatch,decimate") != NULL, "telecine note: %s", line);
+}
+
 /* A textured picture shifted by s pixels (luma only matters), rows
  * `stride` apart; the bytes between rows differ from picture to picture,
  * so that a scan reading them would see no repeats. */
@@ -173,6 +226,30 @@ static void test_scan(TestState *ts)
     repeats_free(&s);
     CHECK(ts, s.prev == NULL, "freed");
 
+    /* a telecined film, 3:2 pulldown of film pictures A B C D ...: AA BB
+     * BC CD DD (top field, bottom field): no picture repeats, two fields
+     * in five do */
+    memset(&s, 0, sizeof s);
+    uint8_t tf[S * H], bf[S * H], tb[S * H];
+    for (int k = 0; k < REPEATS_PAIRS + 1; k++) {
+        static const int top[5] = { 0, 1, 1, 2, 3 }, bot[5] = { 0, 1, 2, 3, 3 };
+        const int c = k / 5, j = k % 5;
+        OmctiPicture pt, pb, p;
+        picture(&pt, tf, W, H, S, 3 * (4 * c + top[j]));
+        picture(&pb, bf, W, H, S, 3 * (4 * c + bot[j]));
+        for (int y = 0; y < H; y++)
+            memcpy(tb + y * S, (y & 1 ? bf : tf) + y * S, S);
+        picture(&p, tb, W, H, S, 0);
+        for (int y = 0; y < H; y++)   /* (picture() refilled tb: again) */
+            memcpy(tb + y * S, (y & 1 ? bf : tf) + y * S, W);
+        CHECK(ts, repeats_add(&s, &p) == 0, "add");
+    }
+    CHECK(ts, repeats_period(s.diff, s.n) == 0 &&
+                  repeats_telecine(s.diff, s.field[0], s.field[1], s.n) == 1,
+          "telecined scan: period %d, telecine %d", repeats_period(s.diff, s.n),
+          repeats_telecine(s.diff, s.field[0], s.field[1], s.n));
+    repeats_free(&s);
+
     /* a telecined film: a picture that repeats the even rows (one field)
      * of the one before and brings the odd rows new is no repeat */
     uint8_t a[S * H], b[S * H];
@@ -195,6 +272,7 @@ int main(void)
 {
     TestState ts = { 0, 0 };
     test_period(&ts);
+    test_telecine(&ts);
     test_scan(&ts);
     test_note(&ts);
     return test_finish(&ts, "repeats");

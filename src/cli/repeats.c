@@ -20,14 +20,16 @@ int repeats_add(RepeatScan *s, const OmctiPicture *pic)
             return -1;
         }
     }
-    uint64_t sum = 0;
+    uint64_t sum = 0, fsum[2] = { 0, 0 };
+    int frows[2] = { 0, 0 };
     for (int y = 0; y < s->sh; y++) {
         /* rows of both fields (an even step: every other sampled row one
          * further down; an odd one alternates already): a telecined film's
          * picture that repeats one field of the one before and brings the
          * other new is no repeat */
         const int shift = !(s->step & 1) && (y & 1) && s->step * y + 1 < pic->height;
-        const uint8_t *p = pic->data[0] + (ptrdiff_t)(s->step * y + shift) * pic->stride[0];
+        const int line = s->step * y + shift;
+        const uint8_t *p = pic->data[0] + (ptrdiff_t)line * pic->stride[0];
         uint8_t *q = s->prev + (size_t)y * (size_t)s->sw;
         uint32_t row = 0;   /* 255 x sw < 2^32 for any width */
         for (int x = 0; x < s->sw; x++) {
@@ -36,10 +38,16 @@ int repeats_add(RepeatScan *s, const OmctiPicture *pic)
             q[x] = (uint8_t)v;
         }
         sum += row;
+        fsum[line & 1] += row;
+        frows[line & 1]++;
     }
     if (!s->pictures++)
         return 0;
     const uint32_t d = (uint32_t)(sum * 256 / ((uint64_t)s->sw * (uint64_t)s->sh));
+    for (int k = 0; k < 2; k++)   /* (a picture of one row has one field) */
+        s->field[k][s->n] = frows[k] ? (uint32_t)(fsum[k] * 256 / ((uint64_t)s->sw *
+                                                                  (uint64_t)frows[k]))
+                                     : d;
     /* A still opening (a title, black) says nothing: the window starts at
      * the first pair that moves by a grey level. */
     if (!s->n && d < 256 && s->pictures <= REPEATS_LEAD_MAX)
@@ -107,6 +115,42 @@ int repeats_period(const uint32_t *d, int n)
     return p;
 }
 
+int repeats_telecine(const uint32_t *d, const uint32_t *f0, const uint32_t *f1, int n)
+{
+    if (n < 20 || n > REPEATS_PAIRS || median(d, 0, n) < 256)
+        return 0;
+    int at[REPEATS_PAIRS], r = 0, count[5] = { 0 };
+    for (int i = 0; i < n; i++) {
+        const int a = i < 5 ? 0 : i - 5, b = i + 6 > n ? n : i + 6;
+        const uint32_t around = median(d, a, b), f = f0[i] < f1[i] ? f0[i] : f1[i];
+        if (around >= 256 && (uint64_t)f * 3 <= around && f <= 512 &&
+            (uint64_t)d[i] * 3 > around) {
+            at[r++] = i;
+            count[i % 5]++;
+        }
+    }
+    /* the cycle's two field repeats: pairs k and k + 2 of each 5 (AA BB BC
+     * CD DD: BB-BC repeats the top field, CD-DD the bottom one) */
+    int best = 0, k = 0;
+    for (int j = 0; j < 5; j++)
+        if (count[j] + count[(j + 2) % 5] > best) {
+            best = count[j] + count[(j + 2) % 5];
+            k = j;
+        }
+    const int cycles = n / 5;
+    return r >= 4 && 8 * best >= 7 * r && 2 * count[k] >= cycles &&
+           2 * count[(k + 2) % 5] >= cycles && at[0] < 10 && at[r - 1] >= n - 10;
+}
+
+void repeats_telecine_text(char *buf, size_t size, const char *name)
+{
+    snprintf(buf, size, "omcti: note: '%s' looks telecined (3:2 pulldown: a film at 24 fps "
+             "stored as fields, two pictures in every five mixing two of its pictures), so "
+             "its mixed pictures and its judder carry into the output; for smooth motion "
+             "rebuild the film first (e.g. ffmpeg -vf fieldmatch,decimate) and convert that",
+             name);
+}
+
 void repeats_note_text(char *buf, size_t size, const char *name, Rational fps, int p)
 {
     const double in = rational_to_double(fps), motion = in * (p - 1) / p;
@@ -119,10 +163,13 @@ void repeats_note_text(char *buf, size_t size, const char *name, Rational fps, i
 void repeats_note(const RepeatScan *s, const char *name, Rational fps)
 {
     const int p = repeats_period(s->diff, s->n);
-    if (!p)
-        return;
     char line[2048];
-    repeats_note_text(line, sizeof line, name, fps, p);
+    if (p)
+        repeats_note_text(line, sizeof line, name, fps, p);
+    else if (repeats_telecine(s->diff, s->field[0], s->field[1], s->n))
+        repeats_telecine_text(line, sizeof line, name);
+    else
+        return;
     fprintf(stderr, "%s\n", line);
 }
 

@@ -31,6 +31,8 @@ typedef struct RepeatScan {
     int n;                         /* pairs in the window                  */
     int done;                      /* the window is full (or no memory)    */
     uint32_t diff[REPEATS_PAIRS];  /* per pair, mean |difference| x 256   */
+    uint32_t field[2][REPEATS_PAIRS]; /* the same over the sampled rows of
+                                         each field (even rows, odd rows)  */
 } RepeatScan;
 
 /* Adds the next picture (once the window is full, calls return at once).
@@ -47,11 +49,25 @@ int repeats_add(RepeatScan *s, const OmctiPicture *pic);
  * pairs. */
 int repeats_period(const uint32_t *d, int n);
 
+/* Whether the n pairs look telecined (3:2 pulldown: a 24 fps film at 30
+ * fps as fields, two pictures in every five made of the fields of two film
+ * pictures): no picture repeats, but at two pairs in every five one field
+ * does (its difference, f0 or f1, at most 1/3 of the median of the 11
+ * pairs around and 2 grey levels, while the whole pair's is more than
+ * that), the two 2 pairs apart in the cycle of 5 (7/8 of such pairs or
+ * more fall there), each in at least half the cycles, spanning the
+ * window. Needs 20 pairs. */
+int repeats_telecine(const uint32_t *d, const uint32_t *f0, const uint32_t *f1, int n);
+
 /* The note's line for an input (name as shown) of rate fps that repeats
  * every p-th picture, into buf. */
 void repeats_note_text(char *buf, size_t size, const char *name, Rational fps, int p);
 
-/* Prints the note for a whole run's input, if its scan found a period. */
+/* The note's line for a telecined input (repeats_telecine()), into buf. */
+void repeats_telecine_text(char *buf, size_t size, const char *name);
+
+/* Prints the note for a whole run's input, if its scan found a period (or
+ * else a telecined film). */
 void repeats_note(const RepeatScan *s, const char *name, Rational fps);
 
 void repeats_free(RepeatScan *s);

@@ -180,10 +180,17 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffprobe >/dev/null && command -v ffmpeg 
     expect "one repeats note with --workers 2 ($(grep -c 'repeats every' "$T/err") lines)" \
         "[ \"\$(grep -c 'repeats every 5th picture' \"$T/err\")\" = 1 ]"
     # a telecined film (3:2 pulldown: some pictures one field old, one new)
-    # repeats no picture: no note (decimate alone would leave mixed fields)
+    # repeats no picture: no repeats note (decimate alone would leave mixed
+    # fields), one telecine note; none for interlaced video (both fields
+    # move at every picture)
     ffmpeg -v error -f lavfi -i "testsrc2=s=176x144:r=24:d=2" -vf telecine=pattern=23 -c:v ffv1 "$T/telecined.mkv"
     run "telecined 2x" 0 "$OMCTI" -y -i "$T/telecined.mkv" -o "$T/film60.mkv" --method blend --lossless
     expect "telecined: no repeats note" "! grep -q 'repeats every' \"$T/err\""
+    expect "telecined: one telecine note ($(grep -c 'looks telecined' "$T/err") lines)" \
+        "[ \"\$(grep -c \"looks telecined (3:2 pulldown.*fieldmatch,decimate\" \"$T/err\")\" = 1 ]"
+    ffmpeg -v error -f lavfi -i "testsrc2=s=176x144:r=60:d=2" -vf tinterlace=mode=interleave_top -c:v ffv1 "$T/interlaced.mkv"
+    run "interlaced 2x" 0 "$OMCTI" -y -i "$T/interlaced.mkv" -o "$T/film60.mkv" --method blend --lossless
+    expect "interlaced: no telecine note" "! grep -q 'looks telecined\|repeats every' \"$T/err\""
     # --workers refuses an output it may not write before it converts: one
     # line, no note after a whole conversion
     : > "$T/exists.mkv"
@@ -196,7 +203,7 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffprobe >/dev/null && command -v ffmpeg 
     one_line_error "--workers, output is the input" "also an input"
     expect "--workers: the input is kept" "cmp -s \"$T/film26.mkv\" \"$T/self.mkv\""
     rm -f "$T/film30.mkv" "$T/video30.mkv" "$T/film60.mkv" "$T/video60.mkv" "$T/film26.mkv" \
-          "$T/telecined.mkv" "$T/exists.mkv" "$T/self.mkv"
+          "$T/telecined.mkv" "$T/interlaced.mkv" "$T/exists.mkv" "$T/self.mkv"
     echo "not a video" > "$T/text.mkv"
     run "text file" 1 "$OMCTI" -i "$T/text.mkv" -o "$T/x.mkv"
     one_line_error "text file" "text.mkv"
