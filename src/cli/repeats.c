@@ -72,6 +72,14 @@ static uint32_t median(const uint32_t *d, int a, int b)
     return v[(b - a) / 2];
 }
 
+/* The median of the 11 pairs around pair i of d[0, n): a repeat's coding
+ * noise is measured against the motion near it, which speeds up and slows
+ * down within a few seconds. */
+static uint32_t around(const uint32_t *d, int n, int i)
+{
+    return median(d, i < 5 ? 0 : i - 5, i + 6 > n ? n : i + 6);
+}
+
 int repeats_period(const uint32_t *d, int n)
 {
     if (n < 10 || n > REPEATS_PAIRS)
@@ -84,11 +92,10 @@ int repeats_period(const uint32_t *d, int n)
      * down within a few seconds. */
     int at[REPEATS_PAIRS], r = 0;
     for (int i = 0; i < n; i++) {
-        const int a = i < 5 ? 0 : i - 5, b = i + 6 > n ? n : i + 6;
-        const uint32_t around = median(d, a, b);
+        const uint32_t m = around(d, n, i);
         /* (a still shot's pairs, whose neighbours do not move either, are
          * no repeats: a third of nothing) */
-        if (around >= 256 && (uint64_t)d[i] * 3 <= around && d[i] <= 512)
+        if (m >= 256 && (uint64_t)d[i] * 3 <= m && d[i] <= 512)
             at[r++] = i;
     }
     if (r < 3)
@@ -121,10 +128,8 @@ int repeats_telecine(const uint32_t *d, const uint32_t *f0, const uint32_t *f1, 
         return 0;
     int at[REPEATS_PAIRS], r = 0, count[5] = { 0 };
     for (int i = 0; i < n; i++) {
-        const int a = i < 5 ? 0 : i - 5, b = i + 6 > n ? n : i + 6;
-        const uint32_t around = median(d, a, b), f = f0[i] < f1[i] ? f0[i] : f1[i];
-        if (around >= 256 && (uint64_t)f * 3 <= around && f <= 512 &&
-            (uint64_t)d[i] * 3 > around) {
+        const uint32_t m = around(d, n, i), f = f0[i] < f1[i] ? f0[i] : f1[i];
+        if (m >= 256 && (uint64_t)f * 3 <= m && f <= 512 && (uint64_t)d[i] * 3 > m) {
             at[r++] = i;
             count[i % 5]++;
         }
