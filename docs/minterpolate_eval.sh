@@ -3,8 +3,8 @@
 # `omcti eval`, on the same odd frames and with the same metrics:
 #   docs/minterpolate_eval.sh CLIP FRAMES [OMCTI] [extra omcti eval options]
 # keeps the even frames of the first FRAMES frames, retimes them to the
-# original rate (4 frames more than scored: minterpolate drops its last
-# in-between frames), lets minterpolate (default mci/obmc/epzs, ±32) double the
+# original rate as exact frame times (4 frames more than scored: minterpolate
+# drops its last in-between frames), lets minterpolate (default mci/obmc/epzs, ±32) double the
 # rate, and hands that to `omcti eval --compare`, which also runs omcti,
 # mcti, blend and repeat on the same frames.
 set -eu
@@ -16,10 +16,17 @@ command -v ffmpeg >/dev/null || { echo "minterpolate_eval: ffmpeg not found" >&2
 rate=$(ffprobe -v error -select_streams v:0 -show_entries stream=r_frame_rate -of csv=p=0 "$clip")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-start=$(date +%s.%N)
+# The even frames go through a y4m file, whose frames carry exact times (frame n at
+# n/rate). Retimed inside one filter chain, a Matroska clip keeps its 1/1000 s time
+# base, so at 30, 24, 15 or 12 fps the times are rounded (0, 33, 66, 100 ms), and
+# minterpolate, which weighs and pairs pictures by their times, gives other in-between
+# pictures: 2.4 dB lower on night_drive (42.13 against 44.50 dB with exact times).
 ffmpeg -nostdin -loglevel error -i "$clip" -an \
-  -vf "trim=end_frame=$((frames + 4)),select='not(mod(n\,2))',setpts=N/FRAME_RATE/TB,minterpolate=fps=2*$rate" \
-  -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/mi.y4m"
+  -vf "trim=end_frame=$((frames + 4)),select='not(mod(n\,2))'" -fps_mode passthrough \
+  -pix_fmt yuv420p -r "$rate" -f yuv4mpegpipe "$tmp/even.y4m"
+start=$(date +%s.%N)
+ffmpeg -nostdin -loglevel error -i "$tmp/even.y4m" -vf "minterpolate=fps=2*$rate" \
+  -f yuv4mpegpipe "$tmp/mi.y4m"
 end=$(date +%s.%N)
 echo "minterpolate: $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }') s for $frames output frames"
 "$omcti" eval -i "$clip" --frames "$frames" --compare "$tmp/mi.y4m=minterpolate" "$@"
