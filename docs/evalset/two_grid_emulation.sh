@@ -40,7 +40,7 @@ def luma(path):
 
 tmp, s, frames, name = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 full, a, b = luma(tmp + '/full.y4m'), luma(tmp + '/a.y4m'), luma(tmp + '/b.y4m')
-psnr = lambda x, f: 10 * np.log10(255.0 ** 2 / max(((x - f) ** 2).mean(), 1e-10))
+psnr = lambda x, f: min(100.0, 10 * np.log10(255.0 ** 2 / max(((x - f) ** 2).mean(), 1e-10)))  # as omcti eval
 odd = [i for i in range(1, frames, 2) if i < len(a) and i < len(b) and i + 1 < len(full)]
 one = two = 0.0
 for i in odd:
