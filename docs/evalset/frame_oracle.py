@@ -6,7 +6,8 @@
 FULL is the clip (any format ffmpeg reads); OMCTI and OTHER are 2x
 conversions of its even frames (e.g. `omcti -i even.y4m -o om.y4m` and
 `ffmpeg -i even.y4m -vf minterpolate=fps=2R om_mi.y4m`, where even.y4m is
-`ffmpeg -i FULL -vf "select='not(mod(n\\,2))',setpts=N/FRAME_RATE/TB"`), so
+`ffmpeg -i FULL -vf "select='not(mod(n\\,2))'" -fps_mode passthrough -r R`: every
+decoded frame once, as `omcti eval` reads them, also where the timestamps have a gap), so
 that their frame 2k+1 is the rebuilt F(2k+1). The last 4 frames are left out,
 as `omcti eval` does. Prints, per rebuilt frame, PSNR-Y of OMCTI, OTHER, blend
 (the rounded mean of the neighbours) and repeat, and how far the neighbours'

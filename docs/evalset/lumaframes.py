@@ -6,8 +6,12 @@ import numpy as np
 
 
 def luma_frames(path, dtype=np.float32):
-    d = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-f', 'yuv4mpegpipe',
-                        '-pix_fmt', 'yuv420p', '-'], capture_output=True, check=True).stdout
+    # every decoded frame once, in order, as `omcti eval` reads them: without
+    # passthrough, ffmpeg's constant-rate output repeats a frame over a gap in
+    # the timestamps, and every frame after it is one off
+    d = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-fps_mode', 'passthrough',
+                        '-f', 'yuv4mpegpipe', '-pix_fmt', 'yuv420p', '-'],
+                       capture_output=True, check=True).stdout
     hdr = d[:d.index(b'\n')].split()
     w = int([x for x in hdr if x.startswith(b'W')][0][1:])
     h = int([x for x in hdr if x.startswith(b'H')][0][1:])

@@ -15,7 +15,10 @@ trap 'rm -rf "$tmp"' EXIT
 n=$(ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames \
     -of csv=p=0 "$clip")
 frames=$((n - 4))
-ffmpeg -nostdin -v error -i "$clip" -frames:v "$frames" -pix_fmt yuv420p -f yuv4mpegpipe "$tmp/full.y4m"
+# every decoded frame once, in order (as omcti eval reads them): without passthrough a gap
+# in the timestamps repeats a frame and shifts every frame after it
+ffmpeg -nostdin -v error -i "$clip" -frames:v "$frames" -fps_mode passthrough -pix_fmt yuv420p \
+    -f yuv4mpegpipe "$tmp/full.y4m"
 ffmpeg -nostdin -v error -i "$tmp/full.y4m" -vf "select='not(mod(n\,2))'" -fps_mode passthrough \
     -f yuv4mpegpipe "$tmp/even.y4m"
 ffmpeg -nostdin -v error -i "$tmp/even.y4m" -vf "crop=iw-$shift_px:ih-$shift_px:$shift_px:$shift_px" \
