@@ -35,24 +35,17 @@ for o in $offsets; do
         -f yuv4mpegpipe "$tmp/even_$o.y4m"
     "$omcti" -q -y -i "$tmp/even_$o.y4m" -o "$tmp/$o.y4m"
 done
-"${PYTHON:-python3}" - "$tmp" "$frames" "$(basename "$clip")" "$margin" $offsets <<'PY'
+"${PYTHON:-python3}" - "$tmp" "$frames" "$(basename "$clip")" "$margin" \
+    "$(cd "$(dirname "$0")" && pwd)" $offsets <<'PY'
 import sys
 import numpy as np
 
-def luma(path):
-    data = open(path, 'rb').read()
-    head = data[:data.index(b'\n')].split()
-    w = int([t[1:] for t in head if t[:1] == b'W'][0])
-    h = int([t[1:] for t in head if t[:1] == b'H'][0])
-    pos, size, out = data.index(b'\n') + 1, w * h * 3 // 2, []
-    while pos < len(data):
-        pos = data.index(b'\n', pos) + 1
-        out.append(np.frombuffer(data, np.uint8, w * h, pos).reshape(h, w).astype(np.float64))
-        pos += size
-    return out
+sys.path.insert(0, sys.argv[5])
+from lumaframes import luma_frames
 
 tmp, frames, name, m = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-offs = [tuple(int(v) for v in o.split(',')) for o in sys.argv[5:]]
+offs = [tuple(int(v) for v in o.split(',')) for o in sys.argv[6:]]
+luma = lambda path: luma_frames(path, np.float64)
 full, first = luma(tmp + '/full.y4m'), luma(tmp + '/0,0.y4m')
 runs = [luma(tmp + '/%d,%d.y4m' % o) for o in offs]
 psnr = lambda x, f: min(100.0, 10 * np.log10(255.0 ** 2 / max(((x - f) ** 2).mean(), 1e-10)))  # as omcti eval
