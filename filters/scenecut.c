@@ -270,8 +270,9 @@ uint32_t scenecut_change(const FilterPair *pair, const McSceneStats *st, int w, 
     if (flat_p || flat_n) {
         /* To or from a flat picture (black, a plain card): a cut when the
          * other picture is more than dim; the last or first step of a
-         * fade when it is dim as well (then holding and interpolating
-         * differ by little, and interpolating is right). */
+         * fade when it is dim as well, no cut (mc_new_pair() then blends
+         * it where scenecut_fade_edge() finds the change spread over the
+         * picture, and interpolates it elsewhere). */
         const uint64_t other = activity256(flat_n ? &ps : st, w, h);
         return other < SCD_DIM_MAX ? 0 : spread;
     }
