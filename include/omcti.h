@@ -128,7 +128,10 @@ OMCTI_API int omcti_open(OmctiContext **ctx, const OmctiSettings *s, int width, 
 
 /* Copies the picture in; it becomes the current picture and the former
  * current becomes the previous one. Runs motion estimation for the pair.
- * The picture is numbered one after the previous one (the first: 0). */
+ * The picture is numbered one after the previous one (the first: 0).
+ * On failure there is no pair (omcti_has_pair() returns 0) until a later
+ * send succeeds; a picture whose pair failed may still be in the context,
+ * and the next picture sent pairs with it. */
 OMCTI_API int omcti_send_picture(OmctiContext *ctx, const OmctiPicture *pic);
 
 /* omcti_send_picture() for a picture numbered by the caller: its position
@@ -141,18 +144,21 @@ OMCTI_API int omcti_send_picture(OmctiContext *ctx, const OmctiPicture *pic);
  * chain); a gap (a picture that did not decode) is allowed. */
 OMCTI_API int omcti_send_picture_at(OmctiContext *ctx, const OmctiPicture *pic, int64_t number);
 
-/* 1 when two pictures have been sent (a pair exists), else 0. */
+/* 1 when two pictures have been sent and the last send succeeded (a pair
+ * exists), else 0. */
 OMCTI_API int omcti_has_pair(const OmctiContext *ctx);
 
 /* Builds the picture at phase t = num/den (0 <= t <= 1) between the
  * previous and the current picture into out (caller-owned planes of the
- * context's size). t = 0 and t = 1 return the originals bit-exactly. */
+ * context's size). t = 0 and t = 1 return the originals bit-exactly.
+ * OMCTI_ERR_STATE while there is no pair (omcti_has_pair()). */
 OMCTI_API int omcti_interpolate(OmctiContext *ctx, int64_t num, int64_t den, OmctiPicture *out);
 
 /* The engine that runs ("cpu", "cuda"), once open. */
 OMCTI_API const char *omcti_engine_name(const OmctiContext *ctx);
 
-/* Whether the last pair was judged a scene cut (fallback used). */
+/* Whether the pair was judged a scene cut (fallback used); 0 while there
+ * is no pair. */
 OMCTI_API int omcti_pair_is_cut(const OmctiContext *ctx);
 
 OMCTI_API void omcti_get_stats(const OmctiContext *ctx, OmctiStats *st);

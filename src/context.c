@@ -58,6 +58,10 @@ struct OmctiContext {
 
     const OmctiFilter *filter;
     void *filter_priv;
+    /* The pair's fields, decision and filter state belong to the pictures
+     * in the ring: set by a send that succeeds, cleared by one that fails
+     * (omcti_send_picture_at()). */
+    int pair_ready;
     int pair_cut;
     int pair_holds;            /* the pair's pictures hold the nearer original */
     int mixing;                /* the pair continues a linear mix (a dissolve;
@@ -306,7 +310,8 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
     return omcti_send_picture_at(c, pic, c->sent ? c->frames[c->cur].number + 1 : 0);
 }
 
-int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t number)
+/* Puts the picture in the ring and prepares the pair it ends. */
+static int send_picture(OmctiContext *c, const OmctiPicture *pic, int64_t number)
 {
     if (!pic || pic->width != c->width || pic->height != c->height) {
         snprintf(c->err, sizeof c->err, "picture size %dx%d differs from the stream's %dx%d",
@@ -395,9 +400,22 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
     return 0;
 }
 
+int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t number)
+{
+    /* A send that fails part way may have put the picture in the ring and
+     * left the fields, the scene-cut decision and the filter's state of
+     * the pair before: a picture built from those would be wrong without
+     * a word. So no pair until a send succeeds; the next one pairs the
+     * failed picture (in the ring as sent) with its own. */
+    c->pair_ready = 0;
+    const int ret = send_picture(c, pic, number);
+    c->pair_ready = ret >= 0 && c->sent >= 2;
+    return ret;
+}
+
 int omcti_has_pair(const OmctiContext *c)
 {
-    return c->sent >= 2;
+    return c->pair_ready;
 }
 
 /* Slot i's picture as it was sent. */
@@ -457,6 +475,9 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
 {
     if (c->sent < 2)
         return fail(c, OMCTI_ERR_STATE, "interpolation needs two pictures");
+    if (!c->pair_ready)
+        return fail(c, OMCTI_ERR_STATE,
+                    "the last picture's send failed: no pair until the next picture is sent");
     if (den <= 0 || num < 0 || num > den)
         return fail(c, OMCTI_ERR_INVALID, "phase must be num/den with 0 <= num <= den");
     if (!out || out->width != c->width || out->height != c->height)
@@ -501,7 +522,8 @@ const char *omcti_engine_name(const OmctiContext *c)
 
 int omcti_pair_is_cut(const OmctiContext *c)
 {
-    return c->pair_cut;
+    /* after a failed send, pair_cut is the decision of the pair before */
+    return c->pair_ready && c->pair_cut;
 }
 
 void omcti_get_stats(const OmctiContext *c, OmctiStats *st)
