@@ -129,7 +129,8 @@ OMCTI_API int omcti_open(OmctiContext **ctx, const OmctiSettings *s, int width, 
 /* Copies the picture in; it becomes the current picture and the former
  * current becomes the previous one. Runs motion estimation for the pair.
  * The picture is numbered one after the previous one (the first: 0).
- * On failure there is no pair (omcti_has_pair() returns 0) until a later
+ * A picture refused for its size or number changes nothing. On any other
+ * failure there is no pair (omcti_has_pair() returns 0) until a later
  * send succeeds; a picture whose pair failed may still be in the context,
  * and the next picture sent pairs with it. */
 OMCTI_API int omcti_send_picture(OmctiContext *ctx, const OmctiPicture *pic);

@@ -310,19 +310,10 @@ int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
     return omcti_send_picture_at(c, pic, c->sent ? c->frames[c->cur].number + 1 : 0);
 }
 
-/* Puts the picture in the ring and prepares the pair it ends. */
+/* Puts the picture in the ring and prepares the pair it ends (its
+ * arguments checked). */
 static int send_picture(OmctiContext *c, const OmctiPicture *pic, int64_t number)
 {
-    if (!pic || pic->width != c->width || pic->height != c->height) {
-        snprintf(c->err, sizeof c->err, "picture size %dx%d differs from the stream's %dx%d",
-                 pic ? pic->width : 0, pic ? pic->height : 0, c->width, c->height);
-        return OMCTI_ERR_INVALID;
-    }
-    if (number < 0 || number > ((int64_t)1 << 62)) {
-        snprintf(c->err, sizeof c->err, "picture number %lld is out of range (0..2^62)",
-                 (long long)number);
-        return OMCTI_ERR_INVALID;
-    }
     double t0 = now_seconds();
     /* Before the new picture replaces the older of the two: whether the
      * newer (prev of the coming pair) lies halfway between it and the new
@@ -402,6 +393,17 @@ static int send_picture(OmctiContext *c, const OmctiPicture *pic, int64_t number
 
 int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t number)
 {
+    /* A refused picture changes nothing: the pair stays. */
+    if (!pic || pic->width != c->width || pic->height != c->height) {
+        snprintf(c->err, sizeof c->err, "picture size %dx%d differs from the stream's %dx%d",
+                 pic ? pic->width : 0, pic ? pic->height : 0, c->width, c->height);
+        return OMCTI_ERR_INVALID;
+    }
+    if (number < 0 || number > ((int64_t)1 << 62)) {
+        snprintf(c->err, sizeof c->err, "picture number %lld is out of range (0..2^62)",
+                 (long long)number);
+        return OMCTI_ERR_INVALID;
+    }
     /* A send that fails part way may have put the picture in the ring and
      * left the fields, the scene-cut decision and the filter's state of
      * the pair before: a picture built from those would be wrong without
