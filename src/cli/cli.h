@@ -12,7 +12,7 @@ enum {
     EXIT_OK = 0,
     EXIT_FAILURE_RUN = 1,   /* input, output, engine or processing error */
     EXIT_USAGE = 2,         /* invalid command line                       */
-    EXIT_INTERRUPTED = 130, /* SIGINT / SIGTERM / SIGHUP                  */
+    EXIT_INTERRUPTED = 130, /* SIGINT, SIGTERM, SIGHUP, SIGXCPU, SIGUSR1/2, SIGALRM */
 };
 
 int cli_convert(int argc, char **argv);
@@ -21,7 +21,7 @@ int cli_eval(int argc, char **argv);
 int cli_join(int argc, char **argv);
 int cli_farm(int argc, char **argv);
 
-/* Set by SIGINT/SIGTERM; long loops poll it. A signal handler can only
+/* Set by a signal that stops the run (main.c); long loops poll it. A signal handler can only
  * talk to the program through such a flag, so this is the one
  * process-wide variable (see main.c). */
 int cli_interrupted(void);

@@ -34,6 +34,17 @@ void cli_install_signal_handlers(void)
     struct sigaction hup;
     if (sigaction(SIGHUP, NULL, &hup) == 0 && hup.sa_handler != SIG_IGN)
         sigaction(SIGHUP, &sa, NULL);
+    /* The other signals whose default ends the process without a word: a
+     * CPU-time limit (ulimit -t, a batch system's), a scheduler's warning
+     * before a job's end (Slurm's --signal sends SIGUSR1 by default), an
+     * alarm. Stop and clean up as for SIGTERM rather than leave the hidden
+     * temporary file behind; an ignored one stays ignored. */
+    static const int stop_signals[] = { SIGXCPU, SIGUSR1, SIGUSR2, SIGALRM };
+    for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++) {
+        struct sigaction old;
+        if (sigaction(stop_signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(stop_signals[i], &sa, NULL);
+    }
     /* A closed pipe shows up as a write error we report, not a silent death. */
     signal(SIGPIPE, SIG_IGN);
     /* Past a file-size limit, write() fails with EFBIG and we clean up,

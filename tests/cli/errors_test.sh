@@ -310,15 +310,19 @@ done
     python3 -c 'import json, sys; r = [x["search"] for x in json.load(open(sys.argv[1]))["runs"]]; assert r == ["pyramid", "full", "diamond"], r' "$T/bench.json" &&
     ok || bad "bench default searches: $(cat "$T/err")"
 
-# --- interruption: SIGINT removes the incomplete output ---
+# --- interruption: a stopping signal removes the incomplete output ---
+# (SIGXCPU: a CPU-time limit; SIGUSR1: a scheduler's warning before a
+# job's end; both ended the process and left the temporary file)
 "$Y4M" gen 352 288 400 > "$T/long.y4m"
-# the CPU engine: on a GPU the whole run ends before the signal
-"$OMCTI" -i "$T/long.y4m" -o "$T/out.y4m" --engine cpu --threads 1 --search full 2>"$T/err" &   # seconds long
-pid=$!
-for _ in $(seq 50); do ls -A "$T" | grep -q '^\.out\.' && break; sleep 0.1; done
-sleep 0.3; kill -INT $pid; wait $pid; rc=$?
-[ $rc -eq 130 ] && grep -q "interrupted" "$T/err" && ok || bad "SIGINT: exit $rc: $(cat "$T/err")"
-if ls -A "$T" | grep -q '^out\.\|^\.out\.'; then bad "SIGINT left output: $(ls -A "$T")"; else ok; fi
+for sig in INT XCPU USR1; do
+    # the CPU engine: on a GPU the whole run ends before the signal
+    "$OMCTI" -i "$T/long.y4m" -o "$T/out.y4m" --engine cpu --threads 1 --search full 2>"$T/err" &   # seconds long
+    pid=$!
+    for _ in $(seq 50); do ls -A "$T" | grep -q '^\.out\.' && break; sleep 0.1; done
+    sleep 0.3; kill -$sig $pid; wait $pid; rc=$?
+    [ $rc -eq 130 ] && grep -q "interrupted" "$T/err" && ok || bad "SIG$sig: exit $rc: $(cat "$T/err")"
+    if ls -A "$T" | grep -q '^out\.\|^\.out\.'; then bad "SIG$sig left output: $(ls -A "$T")"; rm -f "$T"/out.* "$T"/.out.*; else ok; fi
+done
 
 # --- FFmpeg inputs ---
 if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null; then
