@@ -31,14 +31,19 @@ static const char eval_usage[] =
     "usage: omcti eval -i INPUT [--methods omcti,mcti,blend,repeat] [--search full,diamond]\n"
     "                  [--frames N] [--json] [--plot FILE.png] [--block N] [--range N]\n"
     "                  [--threads N] [--engine NAME] [--scd none|auto] [--scd-threshold X]\n"
-    "                  [--compare FILE[=NAME]] [--ffmpeg-log]\n"
+    "                  [--compare FILE[=NAME]] [-y|-n] [--ffmpeg-log]\n"
     "Keeps the even frames F0, F2, ... of the first N frames (default all), rebuilds\n"
     "every odd frame F2k+1 at t=1/2 from F2k and F2k+2 with each method and compares\n"
     "it with the original: mean PSNR-Y, PSNR-YUV (Y, U, V samples pooled), SSIM-Y\n"
     "(8x8 windows every 4 pixels), the worst frame and the time per rebuilt frame\n"
     "(motion estimation included). PSNR is capped at 100 dB for identical frames.\n"
     "--compare scores FILE, another tool's 2x up-conversion of the even frames, on\n"
-    "the same odd frames (its frame 2k+1 against the original F2k+1).\n";
+    "the same odd frames (its frame 2k+1 against the original F2k+1).\n"
+    "--plot draws the PSNR-Y of every rebuilt frame into FILE.png with gnuplot, by\n"
+    "the rules of the conversion's OUTPUT: an existing file is kept unless -y, a\n"
+    "symbolic link is written through, a FIFO or a device is written in place.\n"
+    "  -y                  overwrite FILE.png if it exists\n"
+    "  -n                  never overwrite FILE.png (the default; as FFmpeg's -n)\n";
 
 typedef struct EvalRun {
     char label[64];
@@ -62,6 +67,7 @@ typedef struct EvalOptions {
     char methods[256], searches[64];
     int frames, json, block, range, threads;
     int ffmpeg_log;
+    int overwrite, never_overwrite;   /* -y, -n: for the --plot file     */
     OmctiSceneCut scd;
     double scd_threshold;
 } EvalOptions;
@@ -121,6 +127,14 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
             o->ffmpeg_log = 1;
             continue;
         }
+        if (!strcmp(a, "-y")) {
+            o->overwrite = 1;
+            continue;
+        }
+        if (!strcmp(a, "-n")) {
+            o->never_overwrite = 1;
+            continue;
+        }
         static const char *const with_value[] = {
             "-i", "--input", "--methods", "--method", "--search", "--plot", "--compare",
             "--engine", "--frames", "--block", "--range", "--threads", "--scd",
@@ -171,6 +185,8 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
             return cli_error(EXIT_USAGE, "eval: unknown option '%s' (omcti eval --help)", a);
         }
     }
+    if (o->overwrite && o->never_overwrite)
+        return cli_error(EXIT_USAGE, "eval: -y and -n contradict each other");
     if (!o->input)
         return cli_error(EXIT_USAGE, "eval: no input (-i FILE)");
     if (o->compare) {
@@ -267,7 +283,7 @@ int cli_eval(int argc, char **argv)
 
     cli_install_signal_handlers();
     PlotFile pf = { .fd = -1 };
-    if (o.plot && (ret = plot_open(&pf, o.plot, o.input)) != 0) return ret;
+    if (o.plot && (ret = plot_open(&pf, o.plot, o.input, o.overwrite)) != 0) return ret;
 
     char err[512];
     VideoReader *rd = NULL;
@@ -493,8 +509,8 @@ int cli_eval(int argc, char **argv)
             labels[r] = runs[r].label;
             values[r] = runs[r].per_frame;
         }
-        if (plot_write(&pf, o.plot, o.input, labels, values, nruns, nframes) != 0)
-            exit_code = EXIT_FAILURE_RUN;
+        if ((ret = plot_write(&pf, o.plot, o.input, labels, values, nruns, nframes)) != 0)
+            exit_code = ret;   /* EXIT_INTERRUPTED for a FIFO's wait stopped by Ctrl-C */
     }
     goto done;
 

@@ -3,6 +3,8 @@
  * gnuplot is started without a shell, its script holds numbers and names
  * reduced to plain characters (plot_text), and the data comes inline. */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,8 @@
 #include "src/cli/cli.h"
 #include "src/cli/plot.h"
 #include "src/io/io.h"
+/* io_check_existing(): the in-place rule of every output, shared, not copied */
+#include "src/io/io_internal.h"
 
 /* A name for the plot's title and key, in characters that gnuplot reads as
  * plain text inside a single-quoted string: no quote, backslash, backquote,
@@ -31,21 +35,55 @@ static void plot_text(char *dst, size_t size, const char *src)
     dst[n] = 0;
 }
 
-int plot_open(PlotFile *pf, const char *plot, const char *input)
+/* The file a plot name stands for, as for every output (output_path.c):
+ * where the name is a symbolic link to a regular file, its target (written
+ * through, the link kept), else the name itself. The temporary file goes
+ * beside it: io_commit_output() writes through the link only where it
+ * finds the temporary file beside the target, so the two agree. */
+static const char *plot_target(const char *plot, char *buf)
 {
-    char err[1024];
-    pf->fd = -1;
+    struct stat st;
+    if (lstat(plot, &st) < 0 || !S_ISLNK(st.st_mode) || stat(plot, &st) < 0 ||
+        !S_ISREG(st.st_mode) || !realpath(plot, buf))
+        return plot;
+    return buf;
+}
+
+int plot_open(PlotFile *pf, const char *plot, const char *input, int overwrite)
+{
+    char err[1024], target[PATH_MAX];
+    *pf = (PlotFile){ .fd = -1, .overwrite = overwrite };
     if (!*plot || !strcmp(plot, "-"))
         return cli_error(EXIT_USAGE, "eval: --plot needs a file name (FILE.png)");
-    if (io_check_output(plot, input, 1, err, sizeof err) < 0)
+    /* The rules of -o: not the input, not a folder, a block device or a
+     * socket, not a link to nothing, nothing existing without -y; and
+     * whether the name is a FIFO or a character device, written in place
+     * (a file renamed over it would replace the node, /dev/null for all). */
+    if (io_check_output(plot, input, overwrite, err, sizeof err) < 0 ||
+        io_check_existing(plot, overwrite, &pf->in_place, err, sizeof err) < 0)
         return cli_error(EXIT_FAILURE_RUN, "eval: %s", err);
-    const char *slash = strrchr(plot, '/');
-    const char *base = slash ? slash + 1 : plot;
-    const size_t dirlen = (size_t)(base - plot), n = dirlen + strlen(base) + 32;
+    if (pf->in_place) {
+        /* The node is opened only at the end (a FIFO's open waits for its
+         * reader, which must not hold up the run), so its permission is
+         * checked now. gnuplot writes to an anonymous file (none is left
+         * anywhere, none is made in the node's folder, /dev), copied into
+         * the node once complete. */
+        FILE *f = NULL;
+        if (access(plot, W_OK) < 0 || !(f = tmpfile()) || (pf->fd = dup(fileno(f))) < 0) {
+            const int e = errno;
+            if (f) fclose(f);
+            return cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", plot,
+                             strerror(e));
+        }
+        fclose(f);
+        return 0;
+    }
+    const char *path = plot_target(plot, target);
+    const size_t n = strlen(path) + 32;
     if (!(pf->tmp = malloc(n))) return cli_error(EXIT_FAILURE_RUN, "eval: out of memory");
-    /* (an over-long name fails in mkstemp with ENAMETOOLONG) */
-    snprintf(pf->tmp, n, "%.*s.%.200s.omcti-XXXXXX", (int)dirlen, plot, base);
-    if ((pf->fd = mkstemp(pf->tmp)) < 0) {
+    errno = ENAMETOOLONG;   /* a name with no room for the temporary's */
+    if (io_sibling_name(pf->tmp, n, path, "omcti-XXXXXX", "") < 0 ||
+        (pf->fd = mkstemp(pf->tmp)) < 0) {
         const int e = errno;
         free(pf->tmp);
         pf->tmp = NULL;
@@ -65,6 +103,80 @@ void plot_discard(PlotFile *pf)
     free(pf->tmp);
     pf->fd = -1;
     pf->tmp = NULL;
+}
+
+/* The finished PNG (pf->fd) into the FIFO or device plot, as -o writes
+ * one: opened without O_CREAT, so that a node removed meanwhile is not
+ * made a file, and written only while it still is a FIFO or a device. A
+ * FIFO waits in open() for its reader; Ctrl-C ends the wait (the handler
+ * has no SA_RESTART). 0, or the exit code after the error line. */
+static int plot_copy_in_place(PlotFile *pf, const char *plot)
+{
+    struct stat st;
+    const int out = open(plot, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (out < 0) {
+        if (errno == EINTR && cli_interrupted())
+            return cli_error(EXIT_INTERRUPTED, "eval: interrupted");
+        return cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", plot,
+                         strerror(errno));
+    }
+    if (fstat(out, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+        close(out);
+        return cli_error(EXIT_FAILURE_RUN, "eval: '%s' is no longer a FIFO or a device; the "
+                         "plot was not written there", plot);
+    }
+    char buf[1 << 15];
+    ssize_t got = 0;
+    int e = lseek(pf->fd, 0, SEEK_SET) < 0 ? errno : 0;
+    while (!e && (got = read(pf->fd, buf, sizeof buf)) != 0) {
+        if (got < 0) {
+            e = errno == EINTR && !cli_interrupted() ? 0 : errno;
+            continue;
+        }
+        for (ssize_t off = 0; off < got && !e;) {
+            const ssize_t put = write(out, buf + off, (size_t)(got - off));
+            if (put >= 0) off += put;
+            else if (errno != EINTR || cli_interrupted()) e = errno;
+        }
+    }
+    if (close(out) < 0 && !e && errno != EINTR) e = errno;
+    if (e && cli_interrupted()) return cli_error(EXIT_INTERRUPTED, "eval: interrupted");
+    if (e)
+        return cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", plot,
+                         strerror(e));
+    return 0;
+}
+
+/* The finished temporary file into place, by the rules of -o: without -y
+ * never over a file that appeared meanwhile (then the plot is kept under
+ * its temporary name, which the line gives); with -y over a file, never
+ * over a FIFO or a device that appeared at the name meanwhile. 0, or the
+ * exit code after the error line. */
+static int plot_commit(PlotFile *pf, const char *plot)
+{
+    char err[1024];
+    int in_place = 0, kept = 0;
+    if (fsync(pf->fd) < 0 || close(pf->fd) < 0) {
+        pf->fd = -1;
+        return cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", plot,
+                         strerror(errno));
+    }
+    pf->fd = -1;
+    if (pf->overwrite && io_check_existing(plot, 1, &in_place, err, sizeof err) < 0)
+        return cli_error(EXIT_FAILURE_RUN, "eval: %s", err);
+    if (in_place)
+        return cli_error(EXIT_FAILURE_RUN, "eval: '%s' became a FIFO or a device during the "
+                         "run; the plot was not written there", plot);
+    if (io_commit_output(pf->tmp, plot, pf->overwrite, &kept, err, sizeof err) < 0) {
+        if (kept) {   /* the line names it: the plot is the user's now */
+            free(pf->tmp);
+            pf->tmp = NULL;
+        }
+        return cli_error(EXIT_FAILURE_RUN, "eval: %s", err);
+    }
+    free(pf->tmp);
+    pf->tmp = NULL;
+    return 0;
 }
 
 /* The last line gnuplot wrote on stderr (kept in f), for the error line. */
@@ -149,21 +261,7 @@ wait:;
                   why[0] ? why : "no message");
         goto out;
     }
-    if (fsync(pf->fd) < 0 || close(pf->fd) < 0) {
-        pf->fd = -1;
-        cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", plot,
-                  strerror(errno));
-        goto out;
-    }
-    pf->fd = -1;
-    if (rename(pf->tmp, plot) < 0) {
-        cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", plot,
-                  strerror(errno));
-        goto out;
-    }
-    free(pf->tmp);
-    pf->tmp = NULL;
-    ret = 0;
+    ret = pf->in_place ? plot_copy_in_place(pf, plot) : plot_commit(pf, plot);
 out:
     if (gerr) fclose(gerr);
     plot_discard(pf);
