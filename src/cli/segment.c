@@ -12,6 +12,8 @@
 #include "src/common.h"
 #include "src/cli/segment.h"
 #include "src/io/io.h"
+/* io_check_existing(): the rules of every output name, shared, not copied */
+#include "src/io/io_internal.h"
 
 #define PIECE_OUTPUT_REVISION 7
 
@@ -299,23 +301,100 @@ static int count_frames(const char *piece, int64_t *frames, char *err, size_t er
     return ret;
 }
 
+/* Whether path is a FIFO or a character device: an output written in
+ * place, like a pipe (output_path.c, io_check_existing()). */
+static int is_in_place(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
+/* Whether the regular file at path (through a link) is a checksum file of
+ * ours, or (empty_too) holds nothing: what piece_sum_prepare() leaves of
+ * a link's target for the write. */
+static int sum_is_ours(const char *path, int empty_too)
+{
+    char head[16] = "";
+    const int fd = open_regular(path);
+    if (fd < 0) return 0;
+    const ssize_t got = read(fd, head, sizeof head - 1);
+    close(fd);
+    return (empty_too && got == 0) || (got >= 12 && !memcmp(head, "omcti-piece ", 12));
+}
+
+/* text into the FIFO or device at path, as -o writes one: no O_CREAT (a
+ * node removed meanwhile is not made a file), and only while it still is
+ * one. A FIFO waits in open() for its reader. */
+static int write_in_place(const char *path, const char *text, size_t len, char *err,
+                          size_t errlen)
+{
+    struct stat st;
+    const int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    int e = fd < 0 ? errno : 0;
+    if (!e && (fstat(fd, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))) {
+        close(fd);
+        return set_error(err, errlen, OMCTI_ERR_IO, "'%s' is no longer a FIFO or a device; "
+                         "the checksum was not written there", path);
+    }
+    for (size_t off = 0; !e && off < len;) {
+        const ssize_t put = write(fd, text + off, len - off);
+        if (put < 0) e = errno;   /* EINTR too: Ctrl-C, which the caller reports */
+        else off += (size_t)put;
+    }
+    if (fd >= 0 && close(fd) < 0 && !e && errno != EINTR) e = errno;
+    return e ? set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(e))
+             : 0;
+}
+
 int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen)
 {
     int64_t size, frames = 0;
     uint64_t hash;
-    char path[PATH_MAX + 8], tmp[PATH_MAX + 32];
+    char path[PATH_MAX + 8], tmp[PATH_MAX + 32], target[PATH_MAX], *text = NULL;
     if (piece_sum_path(piece, path, sizeof path) < 0)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long", piece);
+    /* A piece written into a FIFO or a device (-o /dev/null) has no bytes
+     * to describe, as one on stdout: no checksum file, and its name is
+     * left alone (piece_sum_prepare()). */
+    if (is_in_place(piece)) return 0;
     if (hash_file(piece, &size, &hash) < 0)
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot read '%s': %s", piece,
                          strerror(errno));
     int ret = count_frames(piece, &frames, err, errlen);
     if (ret < 0) return ret;
-    /* A short temporary name beside it: PIECE.sum may be as long as a
-     * name can be, PIECE.sum.tmp-PID not. */
-    const char *slash = strrchr(path, '/');
-    snprintf(tmp, sizeof tmp, "%.*s.omcti-sum-XXXXXX", slash ? (int)(slash - path + 1) : 0,
-             path);
+    const int len = asprintf(&text, "omcti-piece 3\nframes %" PRId64 "\nsize %" PRId64
+                             "\nfnv1a64 %016" PRIx64 "\n%s", frames, size, hash, key);
+    if (len < 0) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    /* What piece_sum_prepare() left at PIECE.sum, under the rules of every
+     * output: nothing (a new file); a FIFO or a device kept with -y
+     * (written in place, never replaced); a link to a file it emptied or
+     * that is ours (written through, the link kept). What appeared during
+     * the run is replaced only when it is a checksum file of ours (another
+     * run of this piece), as piece_sum_prepare() replaces one without -y. */
+    int in_place = 0, replace = 0;
+    struct stat st;
+    if ((ret = io_check_existing(path, 1, &in_place, err, errlen)) < 0) goto out;
+    if (in_place) {
+        ret = write_in_place(path, text, (size_t)len, err, errlen);
+        goto out;
+    }
+    const char *dest = path;
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        if (!realpath(path, target) || !sum_is_ours(target, 1)) {
+            ret = set_error(err, errlen, OMCTI_ERR_IO, "'%s' appeared during the run and is not "
+                            "an omcti checksum file; it was not replaced", path);
+            goto out;
+        }
+        dest = target;
+        replace = 1;
+    } else {
+        replace = sum_is_ours(path, 0);
+    }
+    /* A short temporary name beside the file written (the link's target):
+     * PIECE.sum may be as long as a name can be, PIECE.sum.tmp-PID not. */
+    const char *slash = strrchr(dest, '/');
+    snprintf(tmp, sizeof tmp, "%.*s.omcti-sum-XXXXXX", slash ? (int)(slash - dest + 1) : 0,
+             dest);
     const int fd = mkstemp(tmp);
     FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!f) {
@@ -324,21 +403,29 @@ int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen
             close(fd);
             unlink(tmp);
         }
-        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(e));
+        ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path, strerror(e));
+        goto out;
     }
     mode_t mask = umask(0);
     umask(mask);
     (void)fchmod(fd, 0666 & ~mask);   /* mkstemp's 0600 is still usable */
-    fprintf(f, "omcti-piece 3\nframes %" PRId64 "\nsize %" PRId64 "\nfnv1a64 %016" PRIx64 "\n%s",
-            frames, size, hash, key);
+    fwrite(text, 1, (size_t)len, f);
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) < 0) {
+    if (bad) {
         unlink(tmp);
-        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path,
-                         strerror(errno ? errno : EIO));
+        ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path,
+                        strerror(errno ? errno : EIO));
+        goto out;
     }
-    return 0;
+    /* Never over another file: one that appeared meanwhile is kept, and
+     * so is ours then (the line names it). */
+    int kept = 0;
+    if ((ret = io_commit_output(tmp, path, replace, &kept, err, errlen)) < 0 && !kept)
+        unlink(tmp);
+out:
+    free(text);
+    return ret;
 }
 
 /* ---- reading a checksum file: an input like any other -------------------- */
@@ -473,6 +560,9 @@ int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long", o->output);
     /* An output that may not be replaced fails next, touching nothing. */
     if (!o->overwrite && stat(o->output, &st) == 0) return 0;
+    /* One written in place (a FIFO, /dev/null) gets no checksum file
+     * (piece_sum_write()): OUT.sum is left as it is. */
+    if (is_in_place(o->output)) return 0;
     /* A name that leaves no room for ".sum" fails now, not after the work. */
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX];
@@ -485,19 +575,38 @@ int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen)
                          o->output, slash ? strrchr(o->output, '/') + 1 : o->output,
                          name_max - 4);
     if (lstat(path, &st) < 0) return 0;
-    /* Only a checksum file of ours is replaced without -y. */
-    char head[16] = "";
-    FILE *f = S_ISREG(st.st_mode) ? fopen(path, "rb") : NULL;
-    if (f) {
-        if (!fgets(head, sizeof head, f)) head[0] = 0;
-        fclose(f);
-    }
-    if (!o->overwrite && strncmp(head, "omcti-piece ", 12))
+    /* Only a checksum file of ours (a regular file, or a link to one) is
+     * replaced without -y. */
+    if (!o->overwrite && !sum_is_ours(path, 0))
         return set_error(err, errlen, OMCTI_ERR_IO, "'%s' exists and is not an omcti checksum "
                          "file; --segment writes one there (use -y to overwrite it)", path);
-    if (S_ISDIR(st.st_mode))
-        return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': it is a directory", path);
-    /* stale until the piece is complete */
+    /* The rules of -o: no folder, block device, socket or link to nothing;
+     * a FIFO or a character device is kept and written in place at the end
+     * (never unlinked or replaced by a file). */
+    int in_place = 0;
+    if (io_check_existing(path, 1, &in_place, err, errlen) < 0) return OMCTI_ERR_IO;
+    if (in_place) return 0;
+    /* Stale until the piece is complete. A link to a file keeps the link
+     * and is written through at the end, as -o is: its target is emptied,
+     * which tells piece_sum_write() the link was there and may be. The
+     * check and the emptying hold the same open file, so a link turned
+     * meanwhile to another file cannot get it emptied without -y. */
+    if (S_ISLNK(st.st_mode)) {
+        const int t = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        int e = t < 0 ? errno : 0;
+        if (!e && (fstat(t, &st) < 0 || !S_ISREG(st.st_mode))) e = EINVAL;
+        if (!e && !o->overwrite) {
+            char head[12];
+            const ssize_t got = pread(t, head, 12, 0);
+            if (got != 12 || memcmp(head, "omcti-piece ", 12)) e = EINVAL;
+        }
+        if (!e && ftruncate(t, 0) < 0) e = errno;
+        if (t >= 0) close(t);
+        if (e)
+            return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path,
+                             e == EINVAL ? "it changed while being checked" : strerror(e));
+        return 0;
+    }
     if (unlink(path) < 0 && errno != ENOENT)
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot remove the old '%s': %s", path,
                          strerror(errno));
