@@ -1,6 +1,7 @@
 /* Audio stream copy: the audio streams of the input go into the output
  * untouched, interleaved with the video by time. One object for the writer
  * (ffmpeg_mux.c) and for the join (ffmpeg_join.c). */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,20 @@ int ffaudio_copy_until(FFAudioCopy *p, AVFormatContext *oc, const char *out_path
     return 0;
 }
 
+/* Whether an audio stream has what every muxer needs to declare it: a
+ * sample rate and a channel count. FFmpeg leaves them 0 when it saw none of
+ * the stream's packets (an MPEG-TS audio PID that carries nothing); such a
+ * stream has no sound to copy, and Matroska and MP4 refuse its header. */
+static int audio_has_parameters(const AVCodecParameters *par)
+{
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(59, 24, 100)
+    const int channels = par->ch_layout.nb_channels;
+#else
+    const int channels = par->channels;
+#endif
+    return par->sample_rate > 0 && channels > 0;
+}
+
 /* Whether p copies streams of this kind. */
 static int copied(const FFAudioCopy *p, enum AVMediaType t)
 {
@@ -96,12 +111,22 @@ int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from,
                   ? 0 : AVERROR(ENOMEM);
     if (ret >= 0)
         ret = avformat_open_input(&p->ain, url ? url : from, NULL, NULL);
+    if (ret < 0 && ret != AVERROR(ENOMEM) &&
+        ffio_refused_demuxer(from, url ? url : from, err, errlen) < 0) {
+        free(url);
+        return OMCTI_ERR_FORMAT;
+    }
     free(url);
     if (ret >= 0)
         ret = avformat_find_stream_info(p->ain, NULL);
-    if (ret < 0)
-        return set_error(err, errlen, OMCTI_ERR_IO, "'%s': cannot read the audio of '%s'",
-                         out_path, from);
+    if (ret < 0) {
+        /* The reason (a missing file, a permission, damage) is what the
+         * user needs to act on. */
+        char eb[AV_ERROR_MAX_STRING_SIZE];
+        return set_error(err, errlen, ret == AVERROR(ENOMEM) ? OMCTI_ERR_NOMEM : OMCTI_ERR_IO,
+                         "'%s': cannot read the audio of '%s': %s", out_path, from,
+                         ffio_errstr(ret, eb, sizeof eb));
+    }
     if (!(p->amap = malloc(sizeof *p->amap * p->ain->nb_streams)) ||
         !(p->apkt = av_packet_alloc()))
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
@@ -145,6 +170,17 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
             continue;
         const char *kind = type == AVMEDIA_TYPE_AUDIO ? "audio" : "subtitle";
         const enum AVCodecID id = is->codecpar->codec_id;
+        /* Decided here, before any header: the writer and the join then
+         * keep the same streams (a refused header would cost the writer
+         * all its audio and subtitles, and fail the join). */
+        if (type == AVMEDIA_TYPE_AUDIO && !audio_has_parameters(is->codecpar)) {
+            if (!quiet)
+                fprintf(stderr, "omcti: notice: '%s': the input's audio stream %u (%s) has no "
+                        "sample rate or channel count (it carries no packets?); audio stream "
+                        "%u dropped\n", io_printable(out_path, name, sizeof name), i,
+                        avcodec_get_name(id), i);
+            continue;
+        }
         /* Subtitles only where the muxer says it takes the codec (a
          * refused subtitle stream at the header would cost the audio). */
         if (type == AVMEDIA_TYPE_SUBTITLE ? avformat_query_codec(of, id, FF_COMPLIANCE_NORMAL) != 1
