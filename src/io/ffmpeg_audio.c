@@ -210,6 +210,19 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
     return 0;
 }
 
+int ffaudio_refused(const FFAudioCopy *p, const AVOutputFormat *of, const char *out_path,
+                    int quiet)
+{
+    if (!p->nb_audio_out)
+        return 0;
+    char name[1024];
+    if (!quiet)
+        fprintf(stderr, "omcti: notice: '%s': the %s container refused the audio; "
+                "audio dropped (use .mkv to keep it)\n",
+                io_printable(out_path, name, sizeof name), of->name);
+    return 1;
+}
+
 void ffaudio_close(FFAudioCopy *p)
 {
     avformat_close_input(&p->ain);

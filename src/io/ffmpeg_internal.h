@@ -115,6 +115,13 @@ int ffaudio_add_streams(FFAudioCopy *a, AVFormatContext *oc, const AVOutputForma
  * the output's clock) into oc. */
 int ffaudio_copy_until(FFAudioCopy *a, AVFormatContext *oc, const char *out_path,
                        int64_t limit, char *err, size_t errlen);
+/* After the muxer refused a header that held copied streams (a codec that
+ * avformat_query_codec() could not rule out): 1, with a notice unless
+ * quiet, to write the output again with with_audio = 0, the video being
+ * what the user asked for; 0 when no stream was copied (the refusal is the
+ * video's). The writer's and the join's one answer. */
+int ffaudio_refused(const FFAudioCopy *a, const AVOutputFormat *of, const char *out_path,
+                    int quiet);
 void ffaudio_close(FFAudioCopy *a);
 
 /* ---- metadata (ffmpeg_meta.c) ------------------------------------------ */

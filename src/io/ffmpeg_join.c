@@ -112,6 +112,53 @@ static int join_flush_held(AVFormatContext *oc, FFAudioCopy *audio, const char *
     return ret;
 }
 
+/* join_open_output()'s answer when the muxer refused a header that held
+ * copied streams. */
+#define JOIN_RETRY_WITHOUT_AUDIO 1
+
+/* Creates the muxer context with the pieces' video stream (*vst) and, from
+ * audio (when open), the copied streams (with_audio) and the input's
+ * metadata; creates the file and writes the header. with_audio = 0 is the
+ * retry after the muxer refused the copied streams (ffaudio_refused()). */
+static int join_open_output(AVFormatContext **oc, AVStream **vst, const AVOutputFormat *of,
+                            const char *out, const char *tmp, const AVStream *ist0,
+                            AVRational fps, FFAudioCopy *audio, int with_audio, int quiet,
+                            char *err, size_t errlen)
+{
+    int ret = avformat_alloc_output_context2(oc, of, NULL, tmp);
+    if (ret < 0)
+        return ffio_fail_av(err, errlen, OMCTI_ERR_NOMEM, out, ret, "creating the muxer");
+    AVStream *vs = *vst = avformat_new_stream(*oc, NULL);
+    if (!vs || avcodec_parameters_copy(vs->codecpar, ist0->codecpar) < 0)
+        return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
+    vs->codecpar->codec_tag = 0;
+    vs->time_base = av_inv_q(fps);
+    vs->avg_frame_rate = vs->r_frame_rate = fps;
+    vs->sample_aspect_ratio = ist0->sample_aspect_ratio;
+    /* (the notices of the metadata once: not again on the retry) */
+    if (audio->ain &&
+        ((ret = ffaudio_add_streams(audio, *oc, of, out, with_audio, quiet, err, errlen)) < 0 ||
+         (ret = ffmeta_copy(audio->ain, *oc, vs, 1, audio->a_offset, quiet || !with_audio, out,
+                            err, errlen)) < 0))
+        return ret;
+    if ((ret = ffmux_open_file(*oc, tmp, out, err, errlen)) < 0)
+        return ret;
+    if ((ret = avformat_write_header(*oc, NULL)) < 0)
+        return ffmux_fail(*oc, audio->nb_audio_out ? JOIN_RETRY_WITHOUT_AUDIO : OMCTI_ERR_FORMAT,
+                          out, ret, "writing the header", err, errlen);
+    return 0;
+}
+
+static void join_close_output(AVFormatContext **oc)
+{
+    if (!*oc)
+        return;
+    if ((*oc)->pb)
+        avio_closep(&(*oc)->pb);
+    avformat_free_context(*oc);
+    *oc = NULL;
+}
+
 int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
             const char *audio_from, const VideoOrigin *origin, int quiet, int64_t *frames_out,
             char *err, size_t errlen)
@@ -119,6 +166,7 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
     ffio_quiet_libav();
     JoinPiece first = { 0 }, cur = { 0 };
     AVFormatContext *oc = NULL;
+    AVStream *vst = NULL;
     FFAudioCopy audio = { 0 };
     AVPacket *pkt = av_packet_alloc();
     AVPacket *held[JOIN_HELD];
@@ -145,34 +193,22 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
                         "video", out, of->name, avcodec_get_name(ist0->codecpar->codec_id));
         goto done;
     }
-    if ((ret = avformat_alloc_output_context2(&oc, of, NULL, tmp)) < 0) {
-        ret = ffio_fail_av(err, errlen, OMCTI_ERR_NOMEM, out, ret, "creating the muxer");
-        goto done;
-    }
-    AVStream *vst = avformat_new_stream(oc, NULL);
-    if (!vst || avcodec_parameters_copy(vst->codecpar, ist0->codecpar) < 0) {
-        ret = set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    vst->codecpar->codec_tag = 0;
-    vst->time_base = ftb;
-    vst->avg_frame_rate = vst->r_frame_rate = fps;
-    vst->sample_aspect_ratio = ist0->sample_aspect_ratio;
     /* From the input (audio_from: a whole run's join): its audio, its
      * subtitles, metadata, chapters and rotation, as a single run's writer
-     * copies them (ffmpeg_mux.c). */
+     * copies them (ffmpeg_mux.c), and dropped as it drops them. */
     if (audio_from && *audio_from &&
-        ((ret = ffaudio_open(&audio, out, audio_from, origin, 1, 1, err, errlen)) < 0 ||
-         (ret = ffaudio_add_streams(&audio, oc, of, out, 1, quiet, err, errlen)) < 0 ||
-         (ret = ffmeta_copy(audio.ain, oc, vst, 1, audio.a_offset, quiet, out, err,
-                            errlen)) < 0))
+        (ret = ffaudio_open(&audio, out, audio_from, origin, 1, 1, err, errlen)) < 0)
         goto done;
-    if ((ret = ffmux_open_file(oc, tmp, out, err, errlen)) < 0)
-        goto done;
-    if ((ret = avformat_write_header(oc, NULL)) < 0) {
-        ret = ffmux_fail(oc, OMCTI_ERR_FORMAT, out, ret, "writing the header", err, errlen);
-        goto done;
+    ret = join_open_output(&oc, &vst, of, out, tmp, ist0, fps, &audio, 1, quiet, err, errlen);
+    if (ret == JOIN_RETRY_WITHOUT_AUDIO && ffaudio_refused(&audio, of, out, quiet)) {
+        join_close_output(&oc);
+        ret = join_open_output(&oc, &vst, of, out, tmp, ist0, fps, &audio, 0, quiet, err,
+                               errlen);
     }
+    if (ret == JOIN_RETRY_WITHOUT_AUDIO)   /* cannot happen: no audio in the retry */
+        ret = OMCTI_ERR_FORMAT;
+    if (ret < 0)
+        goto done;
     header = 1;
 
     for (int k = 0; k < n; k++) {
@@ -267,10 +303,7 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
 done:
     (void)header;
     for (int h = 0; h < nheld; h++) av_packet_free(&held[h]);
-    if (oc) {
-        if (oc->pb) avio_closep(&oc->pb);
-        avformat_free_context(oc);
-    }
+    join_close_output(&oc);
     ffaudio_close(&audio);
     av_packet_free(&pkt);
     avformat_close_input(&first.fmt);
