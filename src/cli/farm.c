@@ -248,6 +248,32 @@ static int parse(Farm *f, int argc, char **argv)
     return 0;
 }
 
+/* The workdir holds the scripts that Slurm runs as the user, and the logs
+ * Slurm writes: a folder another user owns, or one every user may write
+ * into (without the sticky bit), lets someone else change what runs or
+ * plant links where the logs go. Such a folder is refused, not reused.
+ * (A group-writable one is allowed: with a private group per user, the
+ * common setting on clusters, it is the user's own.) */
+static int check_private_dir(Farm *f, const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) < 0)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", dir,
+                         strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: '%s' is not a folder",
+                         dir);
+    if (st.st_uid != geteuid())
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: the folder '%s' belongs "
+                         "to another user (uid %ld), and its scripts would run as you; choose "
+                         "another with --workdir", dir, (long)st.st_uid);
+    if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: every user may write into "
+                         "the folder '%s', and so change the scripts that run as you; remove "
+                         "that permission (chmod o-w) or choose another with --workdir", dir);
+    return 0;
+}
+
 static int prepare(Farm *f)
 {
     int ret;
@@ -278,12 +304,14 @@ static int prepare(Farm *f)
     char wd[PATH_MAX + 16];
     if (f->workdir) snprintf(wd, sizeof wd, "%s", f->workdir);
     else snprintf(wd, sizeof wd, "%s.omcti-farm", f->out_abs);
-    if (mkdir(wd, 0777) < 0 && errno != EEXIST)
+    if (mkdir(wd, 0775) < 0 && errno != EEXIST)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create the workdir "
                          "'%s': %s", wd, strerror(errno));
     if (!realpath(wd, f->dir_abs))
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", wd,
                          strerror(errno));
+    if (check_private_dir(f, f->dir_abs) < 0)
+        return OMCTI_ERR_IO;
     /* Slurm takes a backslash in --output as "no replacements", which would
      * send every task's log to one file. */
     if (strchr(f->dir_abs, '\\'))
@@ -292,9 +320,11 @@ static int prepare(Farm *f)
                          "another with --workdir", f->dir_abs);
     char logs[PATH_MAX + 8];
     snprintf(logs, sizeof logs, "%s/logs", f->dir_abs);
-    if (mkdir(logs, 0777) < 0 && errno != EEXIST)
+    if (mkdir(logs, 0775) < 0 && errno != EEXIST)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create '%s': %s",
                          logs, strerror(errno));
+    if (check_private_dir(f, logs) < 0)
+        return OMCTI_ERR_IO;
 
     /* The frame index: reused when it still describes the input. */
     snprintf(f->index, sizeof f->index, "%s/frames.idx", f->dir_abs);
@@ -351,11 +381,20 @@ static int write_script(Farm *f, const char *name, int join, char *path, size_t 
 {
     snprintf(path, len, "%s/%s", f->dir_abs, name);
     char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%ld", path, (long)getpid());
-    FILE *s = fopen(tmp, "w");
-    if (!s)
+    /* A new file of a name nobody could guess (mkstemp: O_EXCL, never
+     * through a link someone planted), made executable, then renamed. */
+    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
+    const int fd = mkstemp(tmp);
+    FILE *s = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!s) {
+        const int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot write '%s': %s",
-                         path, strerror(errno));
+                         path, strerror(e));
+    }
     fputs("#!/bin/bash\n", s);
     if (!join) {
         fprintf(s, "# Written by omcti farm: segment $SLURM_ARRAY_TASK_ID of %d of the input.\n"

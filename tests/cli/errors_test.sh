@@ -180,6 +180,13 @@ cp "$T/in.y4m" "$T/t"$'\t\xc2\x85\xff'"u.y4m"
 row "join, a piece named with a tab, C1 and invalid UTF-8" 1 "'$T/t\\\\x09\\\\xc2\\\\x85\\\\xffu.y4m' has no checksum file" "$OMCTI" join -o "$T/out.y4m" "$T/t"$'\t\xc2\x85\xff'"u.y4m" "$T/in.y4m"
 grep -q $'\xc2\x85' "$T/err" && bad "a C1 control reached stderr raw" || ok
 
+# --- farm: a workdir every user may write into is refused (its scripts run as the user) ---
+mkdir -p "$T/ww" && chmod 0777 "$T/ww"
+row "farm: a workdir every user may write into" 1 "every user may write into the folder" \
+    "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/ww"
+[ -z "$(ls -A "$T/ww")" ] && ok || bad "farm wrote into a world-writable workdir: $(ls -A "$T/ww")"
+rm -rf "$T/ww"
+
 # --- a frame index (--index, the side file of omcti farm) is checked like an input ---
 # in.y4m: 64x48 4:2:0, so every frame is "FRAME\n" and 4608 bytes after the header
 hdr=$(head -1 "$T/in.y4m" | wc -c)
