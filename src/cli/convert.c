@@ -169,6 +169,45 @@ static int open_output(Converter *c, const Timeline *tl)
     return video_writer_open(&c->out, c->output, &info, &wo, c->err, sizeof c->err);
 }
 
+/* "24", "29.97": a rate as messages give it. */
+static const char *rate_text(char *buf, size_t size, Rational r)
+{
+    if (r.den == 1)
+        snprintf(buf, size, "%lld", (long long)r.num);
+    else
+        snprintf(buf, size, "%.3f", rational_to_double(r));
+    return buf;
+}
+
+/* The rates of tl, once the input is open: --fps at most CLI_MAX_FACTOR x
+ * the input's rate (a command-line error: exit 2), and an output rate that
+ * --factor makes of the input's rate storable (every container keeps two
+ * 31-bit terms): an input whose rate is too high for that is the input's
+ * fault (exit 1), and named so, not the output. */
+static int check_rates(const CliOptions *o, const Timeline *tl, char *err, size_t errlen)
+{
+    const Rational most = rational_mul(tl->in_fps, rational_make(CLI_MAX_FACTOR, 1));
+    char in[32], top[32];
+    if (o->mode == RATE_FPS && rational_cmp(tl->out_fps, most) > 0)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "--fps %lld/%lld: more than %d x the %s fps of '%s' (at most %s fps; "
+                         "--factor and --slowmo stop at %d too)", (long long)o->fps.num,
+                         (long long)o->fps.den, CLI_MAX_FACTOR,
+                         rate_text(in, sizeof in, tl->in_fps), o->input,
+                         rate_text(top, sizeof top, most), CLI_MAX_FACTOR);
+    if (o->mode == RATE_FACTOR && (tl->out_fps.num > INT_MAX || tl->out_fps.den > INT_MAX)) {
+        char how[32];
+        if (o->factor == 2)
+            snprintf(how, sizeof how, "double");
+        else
+            snprintf(how, sizeof how, "multiply by %d", o->factor);
+        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                         "'%s': the frame rate %lld/%lld is too high to %s exactly", o->input,
+                         (long long)tl->in_fps.num, (long long)tl->in_fps.den, how);
+    }
+    return 0;
+}
+
 static int run(Converter *c)
 {
     int ret = video_reader_open_cancel(&c->in, c->opt->input, &cli_cancel, c->err,
@@ -186,6 +225,8 @@ static int run(Converter *c)
         return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
                          "'%s': the frame rate %lld/%lld is unusable", c->opt->input,
                          (long long)info->fps.num, (long long)info->fps.den);
+    if ((ret = check_rates(c->opt, &tl, c->err, sizeof c->err)) < 0)
+        return ret;
     char name[1024];
     io_printable(c->opt->input, name, sizeof name);
     /* A whole run follows the input's timestamps (variable frame rates);
@@ -402,6 +443,8 @@ static int prepare_index(Job *j)
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT,
                         "'%s': the frame rate %lld/%lld is unusable", o->input,
                         (long long)info->fps.num, (long long)info->fps.den);
+    } else if ((ret = check_rates(o, &j->tl, j->err, sizeof j->err)) < 0) {
+        /* (refused before the counting pass) */
     } else if (o->index_path) {
         ret = frame_index_load(&j->ix, o->index_path, o->input, j->err, sizeof j->err);
     } else {

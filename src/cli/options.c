@@ -20,7 +20,8 @@ const char cli_convert_usage[] =
 "\n"
 "Rate (one of):\n"
 "  --factor N          N x the frame rate, same duration (default 2)\n"
-"  --fps RATE          any output rate, e.g. 60, 59.94, 60000/1001\n"
+"  --fps RATE          any output rate, e.g. 60, 59.94, 60000/1001; at most\n"
+"                      64 x the input's rate (as --factor and --slowmo)\n"
 "  --slowmo N          N x the frames at the input's own rate (N x longer)\n"
 "Interpolation:\n"
 "  --method M          omcti (default) | mcti | blend | repeat\n"
@@ -210,14 +211,14 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
         if (OPT("-o")) { CHECK(r); o->output = v; continue; }
         if (OPT("--factor")) {
             CHECK(r);
-            CHECK(parse_int("--factor", v, 2, 64, &o->factor, err, errlen));
+            CHECK(parse_int("--factor", v, 2, CLI_MAX_FACTOR, &o->factor, err, errlen));
             o->mode = RATE_FACTOR;
             rate_options++;
             continue;
         }
         if (OPT("--slowmo")) {
             CHECK(r);
-            CHECK(parse_int("--slowmo", v, 2, 64, &o->factor, err, errlen));
+            CHECK(parse_int("--slowmo", v, 2, CLI_MAX_FACTOR, &o->factor, err, errlen));
             o->mode = RATE_SLOWMO;
             rate_options++;
             continue;

@@ -20,6 +20,13 @@ typedef enum RateMode {
  * run: the size of the per-worker tables of convert.c. */
 #define CLI_MAX_WORKERS 64
 
+/* The most output frames per input frame: --factor and --slowmo go up to
+ * it, and --fps may ask for at most this multiple of the input's rate
+ * (checked once the input is open). More in-between pictures than this
+ * from one pair is no longer interpolation, and a typo such as --fps
+ * 999999999 would otherwise fill the disk. */
+#define CLI_MAX_FACTOR 64
+
 typedef struct CliOptions {
     const char *input, *output;
     RateMode mode;

@@ -57,9 +57,10 @@ row "zero frames"          1 "has no video frames"  "$OMCTI" -i "$T/zero.y4m" -o
 row "one frame"            1 "only one video frame" "$OMCTI" -i "$T/one.y4m" -o "$T/out.y4m"
 row "truncated y4m"        1 "truncated"            "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m"
 sed '1s/F[0-9]*:[0-9]*/F1000000000:1/' "$T/in.y4m" > "$T/fast.y4m"
-row "an output rate past 31 bits" 2 "frame rate 3000000000/1 cannot be stored exactly" "$OMCTI" -i "$T/fast.y4m" -o "$T/out.y4m" --factor 3
-row "an output rate past 31 bits, --workers 2" 2 "frame rate 3000000000/1 cannot be stored exactly" "$OMCTI" -i "$T/fast.y4m" -o "$T/out.y4m" --factor 3 --workers 2
-row "an output rate past 31 bits, to stdout" 2 "frame rate 3000000000/1 cannot be stored exactly" "$OMCTI" -i "$T/fast.y4m" -o - --factor 3
+# (the input's rate is the cause: exit 1, the input named)
+row "an output rate past 31 bits" 1 "'$T/fast.y4m': the frame rate 1000000000/1 is too high to multiply by 3 exactly" "$OMCTI" -i "$T/fast.y4m" -o "$T/out.y4m" --factor 3
+row "an output rate past 31 bits, --workers 2" 1 "'$T/fast.y4m': the frame rate 1000000000/1 is too high to multiply by 3 exactly" "$OMCTI" -i "$T/fast.y4m" -o "$T/out.y4m" --factor 3 --workers 2
+row "an output rate past 31 bits, to stdout" 1 "'$T/fast.y4m': the frame rate 1000000000/1 is too high to multiply by 3 exactly" "$OMCTI" -i "$T/fast.y4m" -o - --factor 3
 mkfifo "$T/in.fifo"
 row "--workers on a FIFO (not waited on)" 2 "'$T/in.fifo': --workers needs an input file it can seek in, not a pipe" timeout 10 "$OMCTI" -i "$T/in.fifo" -o "$T/out.y4m" --workers 2
 row "--segment on a FIFO (not waited on)" 2 "--segment needs an input file it can seek in, not a pipe" timeout 10 "$OMCTI" -i "$T/in.fifo" -o "$T/out.y4m" --segment 0/2
