@@ -443,8 +443,11 @@ static int prepare_index(Job *j)
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT,
                         "'%s': the frame rate %lld/%lld is unusable", o->input,
                         (long long)info->fps.num, (long long)info->fps.den);
-    } else if ((ret = check_rates(o, &j->tl, j->err, sizeof j->err)) < 0) {
-        /* (refused before the counting pass) */
+    } else if ((ret = check_rates(o, &j->tl, j->err, sizeof j->err)) < 0 ||
+               (ret = io_check_output_timing(o->output, j->tl.out_fps, j->err,
+                                             sizeof j->err)) < 0) {
+        /* (refused before the counting pass, as the single run refuses
+         * before it writes a frame) */
     } else if (o->index_path) {
         ret = frame_index_load(&j->ix, o->index_path, o->input, j->err, sizeof j->err);
     } else {

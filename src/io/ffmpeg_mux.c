@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libavutil/avstring.h>
+
 #include "src/common.h"
 #include "src/io/ffmpeg_internal.h"
 
@@ -72,6 +74,18 @@ int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path,
 
 int ffmux_refuses(const AVOutputFormat *of, enum AVMediaType type, enum AVCodecID id)
 {
+    /* The Ogg muxer answers "don't know" for all but its default codecs,
+     * then refuses the others at the header with a bare EINVAL; these are
+     * the ones its init takes (oggenc.c). */
+    if (av_match_name(of->name, "ogg,ogv,oga,opus,spx")) {
+        static const enum AVCodecID ogg[] = { AV_CODEC_ID_THEORA, AV_CODEC_ID_VP8,
+                                              AV_CODEC_ID_VORBIS, AV_CODEC_ID_OPUS,
+                                              AV_CODEC_ID_SPEEX, AV_CODEC_ID_FLAC };
+        for (size_t i = 0; i < sizeof ogg / sizeof ogg[0]; i++)
+            if (id == ogg[i])
+                return 0;
+        return 1;
+    }
     if (avformat_query_codec(of, id, FF_COMPLIANCE_NORMAL) != 0)
         return 0;
     /* Matroska answers "no" for every codec without a Matroska codec ID
@@ -119,6 +133,113 @@ int ffmux_finish(AVFormatContext *oc, const char *path, char *err, size_t errlen
     return 0;
 }
 
+/* The container's name as people write it, for messages. */
+static const char *container_name(const AVOutputFormat *of)
+{
+    static const char *const names[][2] = {
+        { "matroska", "Matroska" }, { "webm", "WebM" }, { "mp4", "MP4" },
+        { "mov", "QuickTime" }, { "avi", "AVI" }, { "flv", "FLV" }, { "mpegts", "MPEG-TS" },
+        { "ogg", "Ogg" }, { "ogv", "Ogg" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(of->name, names[i][0]))
+            return names[i][1];
+    return of->name;
+}
+
+static const char *rate_text(char *buf, size_t size, AVRational r)
+{
+    if (r.den == 1)
+        snprintf(buf, size, "%d", r.num);
+    else
+        snprintf(buf, size, "%.3f", av_q2d(r));
+    return buf;
+}
+
+/* Whether the muxer can keep pictures of rate fps apart and in time, now
+ * that it has chosen the stream's time base tb (avformat_write_header() or
+ * avformat_init_output()): picture i has pts i in 1/fps (the encoder's time
+ * base), rescaled to the nearest tick of tb. That gives every picture its
+ * own time exactly when a frame lasts at least one tick (fps x tb <= 1);
+ * beyond, pictures share times (Matroska counts in 1 ms: 501 of 5000
+ * frames at 10000 fps) and players drop or stall on them. Shorter frames
+ * than a tick cannot be fixed by rounding, so they are refused before a
+ * picture is written. The MOV family's muxer also refuses a frame longer
+ * than 2^31 - 1 ticks, only at the first packet and with a bare EINVAL. */
+static int check_timing(const AVOutputFormat *of, AVRational tb, AVRational fps,
+                        const char *path, char *err, size_t errlen)
+{
+    char rate[32], step[48];
+    if (tb.num <= 0 || tb.den <= 0 || fps.num <= 0 || fps.den <= 0)
+        return 0;
+    if ((int64_t)fps.num * tb.num > (int64_t)fps.den * tb.den) {
+        if (tb.num == 1 && tb.den == 1000)
+            snprintf(step, sizeof step, "1 ms");
+        else if (tb.num == 1 && tb.den == 1000000)
+            snprintf(step, sizeof step, "1 us");
+        else
+            snprintf(step, sizeof step, "%d/%d s", tb.num, tb.den);
+        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                         "'%s': %s stores times in %s steps, too coarse for %s fps (use .mp4, "
+                         ".mov, .nut or .y4m, or a lower rate)", path, container_name(of),
+                         step, rate_text(rate, sizeof rate, fps));
+    }
+    static const char movenc[] = "mov,mp4,ipod,3gp,3g2,psp,ismv,f4v,avif";
+    const int64_t ticks = av_rescale_q(1, av_inv_q(fps), tb);
+    if (av_match_name(of->name, movenc) && ticks > INT_MAX)
+        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                         "'%s': %s stores a frame's duration in at most 2^31 - 1 steps of "
+                         "%d/%d s, and a frame at %d/%d fps lasts %lld of them (use .mkv, .nut "
+                         "or .y4m, or a higher rate)", path, container_name(of), tb.num,
+                         tb.den, fps.num, fps.den, (long long)ticks);
+    return 0;
+}
+
+int ff_check_output_timing(const char *path, Rational rate, char *err, size_t errlen)
+{
+    /* A rehearsal of the writer's header in memory: the muxer's time base
+     * for this rate, known before a run that writes the output late (the
+     * parts of --workers, after a counting pass). Anything that fails here
+     * is left to the writer itself, which checks again. */
+    AVRational fps;
+    if (rate.num <= 0 || rate.den <= 0 || rate.num > INT_MAX || rate.den > INT_MAX)
+        return 0;
+    av_reduce(&fps.num, &fps.den, rate.num, rate.den, INT_MAX);
+    ffio_quiet_libav();
+    const AVOutputFormat *of = av_guess_format(NULL, path, NULL);
+    if (!of || of->video_codec == AV_CODEC_ID_NONE || (of->flags & AVFMT_NOFILE))
+        return 0;
+    AVFormatContext *oc = NULL;
+    if (avformat_alloc_output_context2(&oc, of, NULL, NULL) < 0)
+        return 0;
+    int ret = 0;
+    AVStream *vs = avformat_new_stream(oc, NULL);
+    if (vs && avio_open_dyn_buf(&oc->pb) == 0) {
+        vs->codecpar->codec_type = AVMEDIA_TYPE_VIDEO;
+        vs->codecpar->codec_id = of->video_codec;
+        vs->codecpar->width = 64;
+        vs->codecpar->height = 64;
+        vs->time_base = av_inv_q(fps);
+        vs->avg_frame_rate = fps;
+        vs->r_frame_rate = fps;
+        /* Matroska and MP4 choose the time base in their init; others
+         * (FLV, AVI) in the header, which may fail for want of the real
+         * encoder's parameters (Matroska's H.264 without its extradata):
+         * the time base is then init's. */
+        if (avformat_init_output(oc, NULL) >= 0) {
+            const int header = avformat_write_header(oc, NULL);
+            (void)header;   /* (a failure leaves init's time base) */
+            ret = check_timing(of, vs->time_base, fps, path, err, errlen);
+        }
+        uint8_t *buf = NULL;
+        avio_close_dyn_buf(oc->pb, &buf);
+        av_free(buf);
+        oc->pb = NULL;
+    }
+    avformat_free_context(oc);
+    return ret;
+}
+
 /* Creates the muxer context, the streams and the file, and writes the
  * header. with_audio = 0 is the retry after the muxer refused the audio. */
 static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, int with_audio,
@@ -151,7 +272,8 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
         return ffmux_fail(p->oc, p->audio.nb_audio_out ? RETRY_WITHOUT_AUDIO : OMCTI_ERR_FORMAT,
                           w->path, ret, "writing the header", err, errlen);
     p->header_written = 1;
-    return 0;
+    /* (before any picture: the file is removed, an existing output kept) */
+    return check_timing(of, vs->time_base, p->e.fps, w->path, err, errlen);
 }
 
 static void close_output(FFWriter *p)

@@ -352,6 +352,24 @@ int video_reader_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char 
     return ret;
 }
 
+int io_check_output_timing(const char *path, Rational fps, char *err, size_t errlen)
+{
+    /* y4m keeps the rate itself: every picture is a frame of it */
+    if (!path || !*path || io_path_is_y4m(path))
+        return 0;
+#if OMCTI_HAVE_FFMPEG
+    const int ret = ff_check_output_timing(path, fps, err, errlen);
+    if (ret < 0)
+        io_escape_message(err, errlen);
+    return ret;
+#else
+    (void)fps;
+    (void)err;
+    (void)errlen;
+    return 0;
+#endif
+}
+
 static int writer_open(VideoWriter **out, const char *path, const VideoInfo *info,
                        const WriterOptions *opt, char *err, size_t errlen)
 {

@@ -209,6 +209,8 @@ int  ff_reader_open(VideoReader **r, const char *path, const IoCancel *cancel, c
                     size_t errlen);
 int  ff_writer_open(VideoWriter **w, const char *path, const VideoInfo *info,
                     const WriterOptions *opt, char *err, size_t errlen);
+/* io_check_output_timing()'s FFmpeg half. */
+int  ff_check_output_timing(const char *path, Rational fps, char *err, size_t errlen);
 int  ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
              const char *audio_from, const VideoOrigin *origin, int quiet, int64_t *frames_out, char *err, size_t errlen);
 #endif
@@ -232,6 +234,13 @@ void y4m_slots_abort(Y4mSlots **s);
 /* Checks that a video of rate fps may be written to path: every container
  * (y4m and omcti's own reader included) keeps the rate as two 31-bit terms. */
 int io_check_output_rate(const char *path, Rational fps, char *err, size_t errlen);
+
+/* Checks, before anything is written, that the container path names can
+ * give every picture of rate fps its own time (its time base may be too
+ * coarse: Matroska's 1 ms for more than 1000 fps): one line naming path
+ * and the reason, or 0 (also where it cannot tell; the writer checks
+ * again once its muxer has chosen the time base). */
+int io_check_output_timing(const char *path, Rational fps, char *err, size_t errlen);
 
 /* Checks that path may be written: not a directory, not existing without
  * overwrite, not the file `other` (may be NULL). */

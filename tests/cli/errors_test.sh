@@ -392,8 +392,9 @@ PY
     cp "$T/mixed.y4m" "$T/mixed.dat"   # y4m by its first bytes, not its name
     row "a y4m named .dat with mixed fields, --workers 2, to .mkv" 0 "interlaced (mixed fields)" "$OMCTI" -i "$T/mixed.dat" -o "$T/out.mkv" --workers 2
     rm -f "$T/out.mkv"
-    # the muxer's refusal (EINVAL) is told as one, not as a failing disk
-    row "a frame duration MP4 cannot store" 1 "writing a frame: the mp4 muxer refused it (--ffmpeg-log shows why)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.mp4" --fps 1/1000000000
+    # a frame longer than MP4 can say: refused with the reason, before a
+    # picture is written (it was the muxer's bare EINVAL at the first one)
+    row "a frame duration MP4 cannot store" 1 "'$T/out.mp4': MP4 stores a frame's duration in at most 2^31 - 1 steps" "$OMCTI" -i "$T/in.y4m" -o "$T/out.mp4" --fps 1/1000000000
     # MJPEG is full range: limited-range pictures are converted (FFmpeg's CLI does too)
     ff -f lavfi -i "testsrc2=s=96x64:r=25:d=0.4" -pix_fmt yuv420p -c:v ffv1 "$T/tv.mkv"
     row "--codec mjpeg from limited range" 0 "" "$OMCTI" -q -i "$T/tv.mkv" -o "$T/out.avi" --codec mjpeg
