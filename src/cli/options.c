@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "src/common.h"
 #include "src/cli/options.h"
@@ -175,6 +176,14 @@ int option_value(int argc, char **argv, int *i, const char *name, const char **v
     return 1;
 }
 
+/* io_path_is_y4m()'s rule ("-" or *.y4m), here because the parser links
+ * alone (tests/fuzz builds it without the io library). */
+static int output_is_y4m(const char *path)
+{
+    const size_t n = strlen(path);
+    return !strcmp(path, "-") || (n > 4 && !strcasecmp(path + n - 4, ".y4m"));
+}
+
 const char *cli_split_option(const CliOptions *o)
 {
     const int devices = o->devices_all || o->n_devices > 0;
@@ -282,7 +291,16 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
             CHECK(parse_double("--scd-threshold", v, 0.01, 100, &o->settings.scd_threshold, err, errlen));
             continue;
         }
-        if (OPT("--codec")) { CHECK(r); o->codec = v; continue; }
+        if (OPT("--codec")) {
+            CHECK(r);
+            /* (an empty name used to mean "the default" silently) */
+            if (!*v)
+                return set_error(err, errlen, OMCTI_ERR_INVALID,
+                                 "--codec: empty encoder name (leave --codec out for the "
+                                 "container's default)");
+            o->codec = v;
+            continue;
+        }
         if (OPT("--crf")) { CHECK(r); CHECK(parse_int("--crf", v, 0, 51, &o->crf, err, errlen)); continue; }
         if (OPT("--odd-size")) {
             CHECK(r);
@@ -337,6 +355,13 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
         return set_error(err, errlen, OMCTI_ERR_INVALID, "no input given (use -i INPUT)");
     if (!o->output)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "no output given (use -o OUTPUT)");
+    /* y4m is raw pictures: no encoder would run, and a codec asked for
+     * must not be dropped without a word. */
+    if (o->codec && output_is_y4m(o->output))
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "--codec %s: the output '%s' is y4m, raw pictures that are not "
+                         "encoded (drop --codec, or write .mkv, .mp4 or .mov)", o->codec,
+                         o->output);
     const int devices = o->devices_all || o->n_devices > 0;
     if (devices && strcmp(o->settings.engine ? o->settings.engine : "auto", "cuda"))
         return set_error(err, errlen, OMCTI_ERR_INVALID,
