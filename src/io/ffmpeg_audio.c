@@ -94,6 +94,14 @@ static int audio_has_parameters(const AVCodecParameters *par)
     return par->sample_rate > 0 && channels > 0;
 }
 
+
+/* Where a dropped stream could be kept: Matroska holds what the others
+ * refuse (WebM's too), so the hint is no help when the output is .mkv. */
+static const char *keep_hint(const AVOutputFormat *of)
+{
+    return strcmp(of->name, "matroska") ? " (use .mkv to keep it)" : "";
+}
+
 /* Whether p copies streams of this kind. */
 static int copied(const FFAudioCopy *p, enum AVMediaType t)
 {
@@ -187,9 +195,9 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
                                           : ffmux_refuses(of, type, id)) {
             if (!quiet)
                 fprintf(stderr, "omcti: notice: '%s': the %s container cannot hold %s "
-                        "%s; %s stream %u dropped (use .mkv to keep it)\n",
+                        "%s; %s stream %u dropped%s\n",
                         io_printable(out_path, name, sizeof name), of->name,
-                        avcodec_get_name(is->codecpar->codec_id), kind, kind, i);
+                        avcodec_get_name(is->codecpar->codec_id), kind, kind, i, keep_hint(of));
             continue;
         }
         AVStream *os = avformat_new_stream(oc, NULL);
@@ -218,8 +226,8 @@ int ffaudio_refused(const FFAudioCopy *p, const AVOutputFormat *of, const char *
     char name[1024];
     if (!quiet)
         fprintf(stderr, "omcti: notice: '%s': the %s container refused the audio; "
-                "audio dropped (use .mkv to keep it)\n",
-                io_printable(out_path, name, sizeof name), of->name);
+                "audio dropped%s\n", io_printable(out_path, name, sizeof name), of->name,
+                keep_hint(of));
     return 1;
 }
 

@@ -477,11 +477,7 @@ int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
     if (ret == RETRY_WITHOUT_AUDIO) {
         /* The muxer refused the audio (a codec it cannot store that
          * avformat_query_codec could not rule out): video only. */
-        char name[1024];
-        if (!p->quiet)
-            fprintf(stderr, "omcti: notice: '%s': the %s container refused the audio; "
-                    "audio dropped (use .mkv to keep it)\n",
-                    io_printable(w->path, name, sizeof name), of->name);
+        ffaudio_refused(&p->audio, of, w->path, p->quiet);
         close_output(p);
         ret = open_output(w, p, of, 0, err, errlen);
         if (ret == RETRY_WITHOUT_AUDIO)   /* cannot happen: no audio now */
