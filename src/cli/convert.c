@@ -180,13 +180,18 @@ static const char *rate_text(char *buf, size_t size, Rational r)
 }
 
 /* The rates of tl, once the input is open: --fps at most CLI_MAX_FACTOR x
- * the input's rate (a command-line error: exit 2), and an output rate that
+ * the input's rate, or CLI_MIN_FPS_CAP fps where that is more (a
+ * slideshow of a picture every few seconds made a 30 fps video: 150 x),
+ * a command-line error (exit 2); and an output rate that
  * --factor makes of the input's rate storable (every container keeps two
  * 31-bit terms): an input whose rate is too high for that is the input's
  * fault (exit 1), and named so, not the output. */
 static int check_rates(const CliOptions *o, const Timeline *tl, char *err, size_t errlen)
 {
-    const Rational most = rational_mul(tl->in_fps, rational_make(CLI_MAX_FACTOR, 1));
+    Rational most = rational_mul(tl->in_fps, rational_make(CLI_MAX_FACTOR, 1));
+    const Rational floor_cap = rational_make(CLI_MIN_FPS_CAP, 1);
+    if (rational_cmp(most, floor_cap) < 0)
+        most = floor_cap;
     char in[32], top[32];
     if (o->mode == RATE_FPS && rational_cmp(tl->out_fps, most) > 0)
         return set_error(err, errlen, OMCTI_ERR_INVALID,

@@ -26,6 +26,8 @@ typedef enum RateMode {
  * from one pair is no longer interpolation, and a typo such as --fps
  * 999999999 would otherwise fill the disk. */
 #define CLI_MAX_FACTOR 64
+/* --fps may always reach this rate, whatever the input's (a slideshow) */
+#define CLI_MIN_FPS_CAP 240
 
 typedef struct CliOptions {
     const char *input, *output;

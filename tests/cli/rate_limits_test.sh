@@ -66,6 +66,11 @@ n=$("$Y4M" info "$T/ok.y4m" 2>/dev/null | cut -d' ' -f5)
 [ $rc -eq 0 ] && [ "$n" = 384 ] && ok || bad "--fps 1600 (64 x 25): exit $rc, ${n:-no} frames: $(cat "$T/err")"
 rm -f "$T/ok.y4m"
 "$OMCTI" --help | grep -q -- "--fps RATE.*at most" && ok || bad "--help does not give --fps's limit"
+# a slideshow (1 fps) may still become a 240 fps video (240 x), not more
+sed '1s/F[0-9]*:[0-9]*/F1:1/' "$T/in.y4m" > "$T/slides.y4m"
+"$OMCTI" -q -i "$T/slides.y4m" -o "$T/ok.y4m" --fps 240 2>"$T/err" && ok || bad "--fps 240 of a 1 fps input: $(cat "$T/err")"
+rm -f "$T/ok.y4m"
+refused "--fps 241 of a 1 fps input" 2 "--fps 241/1: more than 64 x the 1 fps of '$T/slides.y4m' (at most 240 fps" "$T/out.y4m" "$OMCTI" -i "$T/slides.y4m" --fps 241
 
 # --- --codec where nothing is encoded, or naming nothing: exit 2 ---
 refused "--codec mjpeg to .y4m" 2 "--codec mjpeg: the output '$T/out.y4m' is y4m" "$T/out.y4m" "$OMCTI" -i "$T/in.y4m" --codec mjpeg
