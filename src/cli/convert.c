@@ -182,11 +182,11 @@ static const char *rate_text(char *buf, size_t size, Rational r)
 /* The rates of tl, once the input is open: --fps at most CLI_MAX_FACTOR x
  * the input's rate, or CLI_MIN_FPS_CAP fps where that is more (a
  * slideshow of a picture every few seconds made a 30 fps video: 150 x),
- * a command-line error (exit 2); and an output rate that
+ * a command-line error (exit 2); an output rate that
  * --factor makes of the input's rate storable (every container keeps two
  * 31-bit terms): an input whose rate is too high for that is the input's
  * fault (exit 1), and named so, not the output. */
-static int check_rates(const CliOptions *o, const Timeline *tl, char *err, size_t errlen)
+int convert_check_rates(const CliOptions *o, const Timeline *tl, char *err, size_t errlen)
 {
     Rational most = rational_mul(tl->in_fps, rational_make(CLI_MAX_FACTOR, 1));
     const Rational floor_cap = rational_make(CLI_MIN_FPS_CAP, 1);
@@ -210,7 +210,10 @@ static int check_rates(const CliOptions *o, const Timeline *tl, char *err, size_
                          "'%s': the frame rate %lld/%lld is too high to %s exactly", o->input,
                          (long long)tl->in_fps.num, (long long)tl->in_fps.den, how);
     }
-    return 0;
+    /* the output container's time unit: refused here, before anything is
+     * written (a FIFO's reader would get a header and nothing more) or a
+     * counting pass, a farm's jobs are queued, as the writer refuses */
+    return io_check_output_timing(o->output, tl->out_fps, err, errlen);
 }
 
 static int run(Converter *c)
@@ -230,7 +233,7 @@ static int run(Converter *c)
         return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
                          "'%s': the frame rate %lld/%lld is unusable", c->opt->input,
                          (long long)info->fps.num, (long long)info->fps.den);
-    if ((ret = check_rates(c->opt, &tl, c->err, sizeof c->err)) < 0)
+    if ((ret = convert_check_rates(c->opt, &tl, c->err, sizeof c->err)) < 0)
         return ret;
     char name[1024];
     io_printable(c->opt->input, name, sizeof name);
@@ -448,9 +451,7 @@ static int prepare_index(Job *j)
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT,
                         "'%s': the frame rate %lld/%lld is unusable", o->input,
                         (long long)info->fps.num, (long long)info->fps.den);
-    } else if ((ret = check_rates(o, &j->tl, j->err, sizeof j->err)) < 0 ||
-               (ret = io_check_output_timing(o->output, j->tl.out_fps, j->err,
-                                             sizeof j->err)) < 0) {
+    } else if ((ret = convert_check_rates(o, &j->tl, j->err, sizeof j->err)) < 0) {
         /* (refused before the counting pass, as the single run refuses
          * before it writes a frame) */
     } else if (o->index_path) {

@@ -92,4 +92,11 @@ int convert_output_in_place(const char *output);
 /* Converts j->range into output with j->n_workers threads (workers.c). */
 int convert_workers(Job *j, const char *output, int copy_audio);
 
+/* The output rate of tl for options o, once the input is open: --fps
+ * within its limit (exit 2), a --factor rate that fits 31 bits (the
+ * input's error), and one the output container's time unit tells apart
+ * (io_check_output_timing()). The single run, the workers and farm check
+ * it before anything is written or queued. */
+int convert_check_rates(const CliOptions *o, const Timeline *tl, char *err, size_t errlen);
+
 #endif

@@ -21,6 +21,7 @@
 
 #include "src/common.h"
 #include "src/cli/cli.h"
+#include "src/cli/convert.h"
 #include "src/cli/farm.h"
 #include "src/cli/options.h"
 #include "src/cli/segment.h"
@@ -339,6 +340,11 @@ static int prepare(Farm *f)
         video_reader_close(&r);
         return set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s': the frame rate is "
                          "unusable", f->input);
+    }
+    /* the tasks' own checks, before the counting pass and the queue */
+    if ((ret = convert_check_rates(&f->opt, &tl, f->err, sizeof f->err)) < 0) {
+        video_reader_close(&r);
+        return ret;
     }
     char ierr[1024];
     if (frame_index_load(&ix, f->index, f->in_abs, ierr, sizeof ierr) < 0) {

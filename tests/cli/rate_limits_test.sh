@@ -87,6 +87,20 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null && command -v python3 
     refused "2000 fps to .mkv, --workers 2" 1 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" -i "$T/k.y4m" --workers 2
     refused "2000 fps to .webm" 1 "WebM stores times in 1 ms steps" "$T/out.webm" "$OMCTI" -i "$T/k.y4m"
     refused "--fps 1001 to .mkv" 1 "too coarse for 1001 fps" "$T/out.mkv" "$OMCTI" -i "$T/k.y4m" --fps 1001
+    # into a FIFO: refused before the header, so its reader gets nothing
+    # (the writer used to send Matroska's header, then stop: a cut stream)
+    mkfifo "$T/fifo.mkv"
+    cat "$T/fifo.mkv" > "$T/got" & reader=$!
+    "$OMCTI" -i "$T/k.y4m" -o "$T/fifo.mkv" -y 2>"$T/err"; rc=$?
+    [ -e /proc/$reader ] && { exec 3>"$T/fifo.mkv"; exec 3>&-; }   # release the reader
+    wait $reader
+    [ $rc -eq 1 ] && [ ! -s "$T/got" ] && grep -q "too coarse for 2000 fps" "$T/err" && ok ||
+        bad "2000 fps into a FIFO .mkv: exit $rc, the reader got $(wc -c <"$T/got") bytes: $(cat "$T/err")"
+    rm -f "$T/fifo.mkv" "$T/got"
+    # farm checks before it counts frames or queues a job (no sbatch needed)
+    refused "farm, 2000 fps to .mkv" 1 "too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" farm -i "$T/k.y4m" --segments 2 --workdir "$T/fw"
+    [ ! -e "$T/fw/segment.sh" ] && ok || bad "farm wrote its scripts for a rate it refuses"
+    rm -rf "$T/fw"
     "$OMCTI" -q -i "$T/k.y4m" -o "$T/ok.mkv" --fps 1000 2>"$T/err" && ok || bad "1000 fps to .mkv refused: $(cat "$T/err")"
     for e in mp4 nut; do
         "$OMCTI" -q -i "$T/k.y4m" -o "$T/ok.$e" 2>"$T/err"; rc=$?
