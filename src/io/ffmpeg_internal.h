@@ -176,6 +176,13 @@ int ffmux_finish(AVFormatContext *oc, const char *path, char *err, size_t errlen
  * muxer's own answer, except where Matroska says "no" to a codec it
  * stores under its AVI or QuickTime tag, as FFmpeg's CLI writes it. */
 int ffmux_refuses(const AVOutputFormat *of, enum AVMediaType type, enum AVCodecID id);
+
+/* Whether a stream of rate fps can be stored in the time base tb that the
+ * muxer of format of chose (its header written): every frame a timestamp
+ * of its own, and MP4's 31-bit durations; else OMCTI_ERR_FORMAT with the
+ * reason (the writer and the join). */
+int ffmux_check_timing(const AVOutputFormat *of, AVRational tb, AVRational fps,
+                       const char *path, char *err, size_t errlen);
 /* "path: what: reason" for a failed write call of muxer oc; EINVAL, the
  * muxer refusing what it was given (a duration it cannot store, a codec it
  * does not take) rather than the disk failing, is told as such, with

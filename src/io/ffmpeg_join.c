@@ -146,7 +146,10 @@ static int join_open_output(AVFormatContext **oc, AVStream **vst, const AVOutput
     if ((ret = avformat_write_header(*oc, NULL)) < 0)
         return ffmux_fail(*oc, audio->nb_audio_out ? JOIN_RETRY_WITHOUT_AUDIO : OMCTI_ERR_FORMAT,
                           out, ret, "writing the header", err, errlen);
-    return 0;
+    /* pieces of another container (.mp4 at 2000 fps) joined into one whose
+     * time unit cannot tell their frames apart (.mkv): refused as the
+     * writer refuses it, not written with shared timestamps */
+    return ffmux_check_timing(of, vs->time_base, fps, out, err, errlen);
 }
 
 static void join_close_output(AVFormatContext **oc)

@@ -166,8 +166,8 @@ static const char *rate_text(char *buf, size_t size, AVRational r)
  * than a tick cannot be fixed by rounding, so they are refused before a
  * picture is written. The MOV family's muxer also refuses a frame longer
  * than 2^31 - 1 ticks, only at the first packet and with a bare EINVAL. */
-static int check_timing(const AVOutputFormat *of, AVRational tb, AVRational fps,
-                        const char *path, char *err, size_t errlen)
+int ffmux_check_timing(const AVOutputFormat *of, AVRational tb, AVRational fps,
+                       const char *path, char *err, size_t errlen)
 {
     char rate[32], step[48];
     if (tb.num <= 0 || tb.den <= 0 || fps.num <= 0 || fps.den <= 0)
@@ -229,7 +229,7 @@ int ff_check_output_timing(const char *path, Rational rate, char *err, size_t er
         if (avformat_init_output(oc, NULL) >= 0) {
             const int header = avformat_write_header(oc, NULL);
             (void)header;   /* (a failure leaves init's time base) */
-            ret = check_timing(of, vs->time_base, fps, path, err, errlen);
+            ret = ffmux_check_timing(of, vs->time_base, fps, path, err, errlen);
         }
         uint8_t *buf = NULL;
         avio_close_dyn_buf(oc->pb, &buf);
@@ -273,7 +273,7 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
                           w->path, ret, "writing the header", err, errlen);
     p->header_written = 1;
     /* (before any picture: the file is removed, an existing output kept) */
-    return check_timing(of, vs->time_base, p->e.fps, w->path, err, errlen);
+    return ffmux_check_timing(of, vs->time_base, p->e.fps, w->path, err, errlen);
 }
 
 static void close_output(FFWriter *p)

@@ -97,6 +97,12 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null && command -v python3 
     [ $rc -eq 1 ] && [ ! -s "$T/got" ] && grep -q "too coarse for 2000 fps" "$T/err" && ok ||
         bad "2000 fps into a FIFO .mkv: exit $rc, the reader got $(wc -c <"$T/got") bytes: $(cat "$T/err")"
     rm -f "$T/fifo.mkv" "$T/got"
+    # join: .mp4 pieces at 2000 fps into .mkv (5 of 12 packets shared a
+    # timestamp, exit 0)
+    "$OMCTI" -q -i "$T/k.y4m" -o "$T/p0.mp4" --segment 0/2 && "$OMCTI" -q -i "$T/k.y4m" -o "$T/p1.mp4" --segment 1/2 ||
+        bad "2000 fps pieces into .mp4"
+    refused "join of 2000 fps pieces into .mkv" 1 "Matroska stores times in 1 ms steps, too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" join "$T/p0.mp4" "$T/p1.mp4"
+    rm -f "$T"/p[01].mp4 "$T"/p[01].mp4.sum
     # farm checks before it counts frames or queues a job (no sbatch needed)
     refused "farm, 2000 fps to .mkv" 1 "too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" farm -i "$T/k.y4m" --segments 2 --workdir "$T/fw"
     [ ! -e "$T/fw/segment.sh" ] && ok || bad "farm wrote its scripts for a rate it refuses"
