@@ -102,6 +102,10 @@ done
 if ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=24:duration=1 -f lavfi -i sine=duration=1 \
         -c:v mpeg4 -c:a truehd -strict -2 "$T/truehd.mkv" 2>/dev/null; then
     same_three truehd-mp4 "$T/truehd.mkv" mp4
+    # (the notes are compared above; that the plain run gives one at all:)
+    grep -q "^omcti: notice: .*the mp4 container refused the audio; audio dropped" \
+        "$T/truehd-mp4-plain.err" && ok ||
+        bad "truehd-mp4: no notice of the refused audio: $(cat "$T/truehd-mp4-plain.err")"
 else
     echo "note: this FFmpeg cannot encode TrueHD: the header refusal check skipped"
 fi
