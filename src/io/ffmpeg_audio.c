@@ -218,6 +218,23 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
     return 0;
 }
 
+int ffaudio_header_refusal(const FFAudioCopy *p, int averr)
+{
+    /* Muxers answer a stream they cannot store in many ways (EINVAL "codec
+     * not currently supported in container", "sample rate not set",
+     * AVERROR_EXPERIMENTAL, ENOSYS...); what the output itself failed at
+     * (a full disk, a write error, memory) is no refusal: retrying would
+     * cost the audio and then fail anyway, after a wrong notice. */
+    static const int output_errors[] = { EIO, ENOSPC, EDQUOT, EFBIG, EPIPE, EROFS, EACCES,
+                                         EPERM, ENOMEM, EINTR };
+    if (!p->nb_audio_out)
+        return 0;
+    for (size_t i = 0; i < sizeof output_errors / sizeof *output_errors; i++)
+        if (averr == AVERROR(output_errors[i]))
+            return 0;
+    return 1;
+}
+
 int ffaudio_refused(const FFAudioCopy *p, const AVOutputFormat *of, const char *out_path,
                     int quiet)
 {

@@ -115,6 +115,10 @@ int ffaudio_add_streams(FFAudioCopy *a, AVFormatContext *oc, const AVOutputForma
  * the output's clock) into oc. */
 int ffaudio_copy_until(FFAudioCopy *a, AVFormatContext *oc, const char *out_path,
                        int64_t limit, char *err, size_t errlen);
+/* Whether the muxer's answer averr to a header with copied streams is a
+ * refusal of what it was given (then the header is written again without
+ * them, ffaudio_refused()), not a failure of the output (a full disk). */
+int ffaudio_header_refusal(const FFAudioCopy *a, int averr);
 /* After the muxer refused a header that held copied streams (a codec that
  * avformat_query_codec() could not rule out): 1, with a notice unless
  * quiet, to write the output again with with_audio = 0, the video being

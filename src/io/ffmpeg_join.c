@@ -144,7 +144,8 @@ static int join_open_output(AVFormatContext **oc, AVStream **vst, const AVOutput
     if ((ret = ffmux_open_file(*oc, tmp, out, err, errlen)) < 0)
         return ret;
     if ((ret = avformat_write_header(*oc, NULL)) < 0)
-        return ffmux_fail(*oc, audio->nb_audio_out ? JOIN_RETRY_WITHOUT_AUDIO : OMCTI_ERR_FORMAT,
+        return ffmux_fail(*oc, ffaudio_header_refusal(audio, ret) ? JOIN_RETRY_WITHOUT_AUDIO
+                                                               : OMCTI_ERR_FORMAT,
                           out, ret, "writing the header", err, errlen);
     /* pieces of another container (.mp4 at 2000 fps) joined into one whose
      * time unit cannot tell their frames apart (.mkv): refused as the

@@ -269,7 +269,8 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
         (ret = ffmux_open_file(p->oc, w->tmp_path, w->path, err, errlen)) < 0)
         return ret;
     if ((ret = avformat_write_header(p->oc, NULL)) < 0)
-        return ffmux_fail(p->oc, p->audio.nb_audio_out ? RETRY_WITHOUT_AUDIO : OMCTI_ERR_FORMAT,
+        return ffmux_fail(p->oc, ffaudio_header_refusal(&p->audio, ret) ? RETRY_WITHOUT_AUDIO
+                                                                       : OMCTI_ERR_FORMAT,
                           w->path, ret, "writing the header", err, errlen);
     p->header_written = 1;
     /* (before any picture: the file is removed, an existing output kept) */
