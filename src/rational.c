@@ -1,6 +1,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,15 @@ int rational_cmp(Rational a, Rational b)
 double rational_to_double(Rational a)
 {
     return a.den ? (double)a.num / (double)a.den : 0.0;
+}
+
+const char *rational_text(Rational a, char *buf, unsigned size)
+{
+    if (a.den == 1)
+        snprintf(buf, size, "%lld", (long long)a.num);
+    else
+        snprintf(buf, size, "%.3f", rational_to_double(a));
+    return buf;
 }
 
 int64_t muldiv_floor(int64_t a, int64_t b, int64_t c)

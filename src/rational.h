@@ -13,6 +13,8 @@ Rational rational_mul(Rational a, Rational b);
 Rational rational_div(Rational a, Rational b);
 int      rational_cmp(Rational a, Rational b);
 double   rational_to_double(Rational a);
+/* A rate as messages give it: "24", "29.970". Returns buf. */
+const char *rational_text(Rational a, char *buf, unsigned size);
 
 /* Parses "60", "59.94", "60000/1001", "30000:1001". Returns 0 on success,
  * -1 when the text is not a positive finite rate. */

@@ -169,16 +169,6 @@ static int open_output(Converter *c, const Timeline *tl)
     return video_writer_open(&c->out, c->output, &info, &wo, c->err, sizeof c->err);
 }
 
-/* "24", "29.97": a rate as messages give it. */
-static const char *rate_text(char *buf, size_t size, Rational r)
-{
-    if (r.den == 1)
-        snprintf(buf, size, "%lld", (long long)r.num);
-    else
-        snprintf(buf, size, "%.3f", rational_to_double(r));
-    return buf;
-}
-
 /* The rates of tl, once the input is open: --fps at most CLI_MAX_FACTOR x
  * the input's rate, or CLI_MIN_FPS_CAP fps where that is more (a
  * slideshow of a picture every few seconds made a 30 fps video: 150 x),
@@ -198,8 +188,8 @@ int convert_check_rates(const CliOptions *o, const Timeline *tl, char *err, size
                          "--fps %lld/%lld: more than %d x the %s fps of '%s' (at most %s fps; "
                          "--factor and --slowmo stop at %d too)", (long long)o->fps.num,
                          (long long)o->fps.den, CLI_MAX_FACTOR,
-                         rate_text(in, sizeof in, tl->in_fps), o->input,
-                         rate_text(top, sizeof top, most), CLI_MAX_FACTOR);
+                         rational_text(tl->in_fps, in, sizeof in), o->input,
+                         rational_text(most, top, sizeof top), CLI_MAX_FACTOR);
     if (o->mode == RATE_FACTOR && (tl->out_fps.num > INT_MAX || tl->out_fps.den > INT_MAX)) {
         char how[32];
         if (o->factor == 2)

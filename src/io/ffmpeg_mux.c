@@ -147,15 +147,6 @@ static const char *container_name(const AVOutputFormat *of)
     return of->name;
 }
 
-static const char *rate_text(char *buf, size_t size, AVRational r)
-{
-    if (r.den == 1)
-        snprintf(buf, size, "%d", r.num);
-    else
-        snprintf(buf, size, "%.3f", av_q2d(r));
-    return buf;
-}
-
 /* Whether the muxer can keep pictures of rate fps apart and in time, now
  * that it has chosen the stream's time base tb (avformat_write_header() or
  * avformat_init_output()): picture i has pts i in 1/fps (the encoder's time
@@ -182,7 +173,7 @@ int ffmux_check_timing(const AVOutputFormat *of, AVRational tb, AVRational fps,
         return set_error(err, errlen, OMCTI_ERR_FORMAT,
                          "'%s': %s stores times in %s steps, too coarse for %s fps (use .mp4, "
                          ".mov, .nut or .y4m, or a lower rate)", path, container_name(of),
-                         step, rate_text(rate, sizeof rate, fps));
+                         step, rational_text((Rational){ fps.num, fps.den }, rate, sizeof rate));
     }
     static const char movenc[] = "mov,mp4,ipod,3gp,3g2,psp,ismv,f4v,avif";
     const int64_t ticks = av_rescale_q(1, av_inv_q(fps), tb);
