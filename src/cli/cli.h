@@ -25,6 +25,9 @@ int cli_farm(int argc, char **argv);
  * talk to the program through such a flag, so this is the one
  * process-wide variable (see main.c). */
 int cli_interrupted(void);
+/* What stopped the run, for its one line: "interrupted" (SIGINT, SIGTERM)
+ * or "stopped by SIGXCPU (the CPU-time limit, ulimit -t)" and the like. */
+const char *cli_stop_reason(void);
 void cli_install_signal_handlers(void);
 
 /* Prints "omcti: <msg>" on stderr; returns code. */

@@ -284,7 +284,7 @@ static int run(Converter *c)
     for (; !c->ix || i < c->range.out_end; i++) {
         if (cli_interrupted())
             return set_error(c->err, sizeof c->err, OMCTI_ERR_INTERRUPT,
-                             "interrupted; the incomplete output was removed");
+                             "%s; the incomplete output was removed", cli_stop_reason());
         TimelinePoint p;
         if (c->timed) {
             /* Read until a picture lies after the output frame's time. */
@@ -376,7 +376,7 @@ int convert_one(Converter *c)
      * what happened is the interruption. */
     if (ret < 0 && cli_interrupted())
         ret = set_error(c->err, sizeof c->err, OMCTI_ERR_INTERRUPT,
-                        "interrupted; the incomplete output was removed");
+                        "%s; the incomplete output was removed", cli_stop_reason());
     if (ret < 0)
         io_escape_message(c->err, sizeof c->err);   /* names and file content */
     async_writer_stop(&c->writer);
@@ -614,7 +614,7 @@ out:
     free(j->ix_slot);
     if (ret < 0 && cli_interrupted())
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_INTERRUPT,
-                        "interrupted; the incomplete output was removed");
+                        "%s; the incomplete output was removed", cli_stop_reason());
     if (ret < 0) {
         io_escape_message(j->err, sizeof j->err);
         int code = exit_code(ret);

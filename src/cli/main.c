@@ -6,18 +6,30 @@
 #include "src/cli/cli.h"
 #include "src/io/io.h"
 
-/* The only process-wide variable: a signal handler can do nothing else. */
+/* The only process-wide variable: a signal handler can do nothing else.
+ * The number of the signal that stopped the run, 0 while none has. */
 static volatile sig_atomic_t interrupted;
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    interrupted = 1;
+    interrupted = sig;
 }
 
 int cli_interrupted(void)
 {
     return interrupted != 0;
+}
+
+const char *cli_stop_reason(void)
+{
+    switch (interrupted) {
+    case SIGXCPU: return "stopped by SIGXCPU (the CPU-time limit, ulimit -t)";
+    case SIGUSR1: return "stopped by SIGUSR1";
+    case SIGUSR2: return "stopped by SIGUSR2";
+    case SIGALRM: return "stopped by SIGALRM";
+    case SIGHUP: return "stopped by SIGHUP (the terminal closed)";
+    default: return "interrupted";   /* SIGINT, SIGTERM */
+    }
 }
 
 void cli_install_signal_handlers(void)

@@ -163,7 +163,7 @@ int convert_workers(Job *j, const char *output, int copy_audio)
         }
     if (ret == 0 && cli_interrupted())
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_INTERRUPT,
-                        "interrupted; the incomplete output was removed");
+                        "%s; the incomplete output was removed", cli_stop_reason());
     if (ret == 0) {
         /* one warning for the whole file, not one per worker */
         VideoDamage damage = { .pictures = -1 };
