@@ -42,10 +42,18 @@ typedef struct McPlaneView {
     int w, h;
 } McPlaneView;
 
-/* The block grid of a picture. */
+/* A block grid of a picture. Block (bx, by) covers luma pixels from
+ * (ox + bx * block, oy + by * block), clipped to the picture: the first
+ * grid starts at (0, 0) (mc_grid_make()), the shifted grid at half a block
+ * (mc_grid_shifted()). The pair's motion fields have the first grid's
+ * blocks, fnbx x fnby of them; block (bx, by) of any grid reads the
+ * fields' block (bx, by) as its own (for the shifted grid, the one under
+ * its top-left quarter). */
 typedef struct McGrid {
     int width, height;         /* luma                                    */
     int block, nbx, nby;
+    int ox, oy;                /* origin of block (0, 0), luma pixels     */
+    int fnbx, fnby;            /* the fields' size in blocks              */
 } McGrid;
 
 /* The phase t = num/den with its displacement table: tab[k + K] is
@@ -76,7 +84,7 @@ typedef struct McSceneStats {
     uint32_t textured, same;
 } McSceneStats;
 
-#define MC_MAX_CAND 12   /* zero + 2 per block of the cross of 5 + camera */
+#define MC_MAX_CAND 16   /* zero + 2 per block of the cross of 5 + camera + 4 */
 #define MC_MARGIN_DIV 8  /* bilateral window: the block grown by block/8  */
 #define MC_MEDIAN_TOL 6  /* the median may cost (16 + 6)/16 of the vector */
 #define MC_SMOOTH_SHIFT 5 /* smoothness: (A * |c - camera|_1) >> 5 (lambda0 = 1) */
@@ -90,6 +98,7 @@ typedef struct McSceneStats {
 #define MC_QUAD_FINAL 3  /* a quarter's candidates: 3 neighbours' final    */
 #define MC_QUAD_CAND 9   /* vectors, then 6 field vectors                   */
 #define MC_QUAD_FIELD_PEN 2 /* per px, quarter pel: 2/16 grey (field only)  */
+#define MC_SHIFT_MIN_L1 16 /* the shifted grid acts where stage A differs by 4 pel */
 
 /* Catmull-Rom (Keys, a = -1/2) taps in 1/64 for the 16 fractions, rounded
  * and mirrored so that f and 16 - f are symmetric and every row sums to 64. */
@@ -128,6 +137,38 @@ MCF int mc_clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; 
 MCF int mc_min(int a, int b) { return a < b ? a : b; }
 MCF int mc_max(int a, int b) { return a > b ? a : b; }
 MCF int mc_abs(int v) { return v < 0 ? -v : v; }
+
+/* The first block grid of a width x height picture: blocks from (0, 0),
+ * the last column and row partial where block does not divide the size. */
+MCF McGrid mc_grid_make(int width, int height, int block)
+{
+    McGrid g;
+    g.width = width;
+    g.height = height;
+    g.block = block;
+    g.nbx = (width + block - 1) / block;
+    g.nby = (height + block - 1) / block;
+    g.ox = 0;
+    g.oy = 0;
+    g.fnbx = g.nbx;
+    g.fnby = g.nby;
+    return g;
+}
+
+/* The grid g shifted by half a block right and down: its blocks straddle
+ * g's, so that the two grids' OBMC renders average their errors
+ * (docs/quality.md, "two block grids"). The first half block of columns
+ * and rows belongs to g alone; nbx, nby count the blocks that start inside
+ * the picture (possibly none: a picture of half a block or less). */
+MCF McGrid mc_grid_shifted(const McGrid *g)
+{
+    McGrid s = *g;
+    s.ox = g->block / 2;
+    s.oy = g->block / 2;
+    s.nbx = g->width > s.ox ? (g->width - s.ox + g->block - 1) / g->block : 0;
+    s.nby = g->height > s.oy ? (g->height - s.oy + g->block - 1) / g->block : 0;
+    return s;
+}
 
 /* n/d rounded to nearest, halves away from zero (d > 0), so that
  * mc_rdiv(-n, d) == -mc_rdiv(n, d): forward and backward are symmetric. */
@@ -177,9 +218,10 @@ MCF void mc_phase_split(int v, int scale, const McPhase *ph, int *a, int *b)
 MCF void mc_window(const McGrid *g, int bx, int by, int *x0, int *y0, int *w, int *h)
 {
     const int m = g->block / MC_MARGIN_DIV;
-    const int xa = mc_max(bx * g->block - m, 0), ya = mc_max(by * g->block - m, 0);
-    const int xb = mc_min((bx + 1) * g->block + m, g->width);
-    const int yb = mc_min((by + 1) * g->block + m, g->height);
+    const int bx0 = g->ox + bx * g->block, by0 = g->oy + by * g->block;
+    const int xa = mc_max(bx0 - m, 0), ya = mc_max(by0 - m, 0);
+    const int xb = mc_min(bx0 + g->block + m, g->width);
+    const int yb = mc_min(by0 + g->block + m, g->height);
     *x0 = xa;
     *y0 = ya;
     *w = xb - xa;
@@ -189,8 +231,8 @@ MCF void mc_window(const McGrid *g, int bx, int by, int *x0, int *y0, int *w, in
 /* The refinement's area: the block itself, clipped to the picture. */
 MCF void mc_block_area(const McGrid *g, int bx, int by, int *x0, int *y0, int *w, int *h)
 {
-    *x0 = bx * g->block;
-    *y0 = by * g->block;
+    *x0 = g->ox + bx * g->block;
+    *y0 = g->oy + by * g->block;
     *w = mc_min(g->block, g->width - *x0);
     *h = mc_min(g->block, g->height - *y0);
 }
@@ -302,6 +344,53 @@ MCF int mc_vec_eq(McVec a, McVec b)
     return a.x == b.x && a.y == b.y;
 }
 
+/* The vectors of the first grid's blocks (bx, by), (bx + 1, by),
+ * (bx, by + 1), (bx + 1, by + 1) in vec (clipped to the grid): those that
+ * block (bx, by) of the shifted grid overlaps. */
+MCF void mc_shifted_under(const McGrid *g, const McVec *vec, int bx, int by, McVec v[4])
+{
+    const int x1 = mc_min(bx + 1, g->nbx - 1), y1 = mc_min(by + 1, g->nby - 1);
+    v[0] = vec[by * g->nbx + bx];
+    v[1] = vec[by * g->nbx + x1];
+    v[2] = vec[y1 * g->nbx + bx];
+    v[3] = vec[y1 * g->nbx + x1];
+}
+
+/* The first grid's stage A vectors under block (bx, by) of the shifted
+ * grid (mc_shifted_under()), in full pel: the shifted grid's extra stage A
+ * candidates there, so that a motion the first grid found (a small fast
+ * car, say) is not lost by the shifted grid's choice (docs/quality.md, "two
+ * block grids": a car of traffic_above_later). */
+MCF void mc_shifted_more(const McGrid *g, const McVec *vec_a, int bx, int by, McVec more[4])
+{
+    mc_shifted_under(g, vec_a, bx, by, more);
+    for (int i = 0; i < 4; i++) {
+        more[i].x = (int16_t)mc_rdiv(more[i].x, 4);
+        more[i].y = (int16_t)mc_rdiv(more[i].y, 4);
+    }
+}
+
+/* Whether block (bx, by) of the shifted grid (mc_grid_shifted() of the
+ * first grid g) acts: where the stage A vectors vec_a of the first grid's
+ * blocks that it overlaps (up to 2x2, mc_shifted_under()) differ by
+ * MC_SHIFT_MIN_L1 quarter pel (L1) or more, two motions meet and a second
+ * grid's choice gains; elsewhere the motion is smooth, its render would
+ * all but equal the first grid's, and it is skipped: its vectors are then
+ * the first grid's of block (bx, by), for its neighbours' median and OBMC
+ * (docs/quality.md, "two block grids"). Stage A's vectors, not the final
+ * ones, so that the shifted grid's stages need no first-grid row beyond
+ * those the band wavefront has already screened (mc_cpu.c band_run()). */
+MCF int mc_shifted_active(const McGrid *g, const McVec *vec_a, int bx, int by)
+{
+    McVec v[4];
+    mc_shifted_under(g, vec_a, bx, by, v);
+    for (int i = 0; i < 4; i++)
+        for (int j = i + 1; j < 4; j++)
+            if (mc_abs(v[i].x - v[j].x) + mc_abs(v[i].y - v[j].y) >= MC_SHIFT_MIN_L1)
+                return 1;
+    return 0;
+}
+
 /* A field's vector v (full pel) in quarter pel, times sign (-1: a backward
  * field's vector as the forward motion). */
 MCF McVec mc_field_qpel(McVec v, int sign)
@@ -315,12 +404,14 @@ MCF McVec mc_field_qpel(McVec v, int sign)
 /* One output pixel (x, y) of a plane (bs: the plane's block size) from the
  * final vectors vec: with one vector (p + 8) >> 4; under OBMC (overlap)
  * (k_own p_own + k_h p_h + k_v p_v + 64) >> 7 with the masks in 1/8, which
- * is the same value where the three vectors agree. */
+ * is the same value where the three vectors agree. (x, y) lies at or past
+ * the grid's origin (the chroma origin is half the luma one). */
 MCF int mc_render_px(const McPlaneView *P, const McPlaneView *N, const McPhase *ph, int wt,
                      const McGrid *g, const McVec *vec, int overlap, int chroma, int x, int y)
 {
     const int bs = chroma ? g->block / 2 : g->block, hb = bs / 2, scale = chroma ? 2 : 4;
-    const int bx = x / bs, by = y / bs, lx = x - bx * bs, ly = y - by * bs;
+    const int gx = x - (chroma ? g->ox >> 1 : g->ox), gy = y - (chroma ? g->oy >> 1 : g->oy);
+    const int bx = gx / bs, by = gy / bs, lx = gx - bx * bs, ly = gy - by * bs;
     const int k = by * g->nbx + bx;
     const McVec own = vec[k];
     const int p0 = mc_pred_px(P, N, ph, wt, scale, own, x, y);
@@ -375,7 +466,8 @@ MCF int mc_render_quad_px(const McPlaneView *P, const McPlaneView *N, const McPh
 {
     const int bs = chroma ? g->block / 2 : g->block, qs = bs / 2;
     const int scale = chroma ? 2 : 4;
-    const int bx = x / bs, by = y / bs, lx = x - bx * bs, ly = y - by * bs;
+    const int gx = x - (chroma ? g->ox >> 1 : g->ox), gy = y - (chroma ? g->oy >> 1 : g->oy);
+    const int bx = gx / bs, by = gy / bs, lx = gx - bx * bs, ly = gy - by * bs;
     const int qx = lx >= qs, qy = ly >= qs;
     const int n8x = 2 * g->nbx, k = (2 * by + qy) * n8x + 2 * bx + qx;
     const McVec own = vq[k];

@@ -18,6 +18,8 @@ static void mc_cpu_uninit(void **priv)
     aligned_free(s->vec_c);
     aligned_free(s->vec_q);
     aligned_free(s->split);
+    aligned_free(s->vec_sa);
+    aligned_free(s->vec_sc);
     aligned_free(s->tab);
     aligned_free(s->keys);
     aligned_free((void *)s->band);
@@ -37,7 +39,8 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->threads = p->threads > 0 ? p->threads : 1;
     s->nbx = (p->width + p->block - 1) / p->block;
     s->nby = (p->height + p->block - 1) / p->block;
-    s->grid = (McGrid){ s->w, s->h, s->block, s->nbx, s->nby };
+    s->grid = mc_grid_make(s->w, s->h, s->block);
+    s->shifted = mc_grid_shifted(&s->grid);
     mc_dsp_init(&s->dsp);
     for (int c = 0; c < 2; c++) {
         const int bs = c ? p->block / 2 : p->block;
@@ -55,6 +58,8 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->vec_c = aligned_calloc(n * s->threads * sizeof *s->vec_c);
     s->vec_q = aligned_calloc(4 * n * s->threads * sizeof *s->vec_q);
     s->split = aligned_calloc(n * s->threads);
+    s->vec_sa = aligned_calloc(n * s->threads * sizeof *s->vec_sa);
+    s->vec_sc = aligned_calloc(n * s->threads * sizeof *s->vec_sc);
     /* displacements k = v * scale of every vector the fields can hold
      * (|v| <= range pel, quarter pel, refined by up to 3/4) */
     s->ph.K = 16 * (p->range + 2);
@@ -63,7 +68,8 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->ph.den = 0; /* no phase yet */
     s->keys = aligned_calloc(MOTION_CAMERA_KEYS(n) * sizeof *s->keys);
     s->band = aligned_calloc((size_t)s->threads * MC_BAND_STRIDE * sizeof *s->band);
-    if (!s->vec_a || !s->vec_c || !s->vec_q || !s->split || !s->tab || !s->keys || !s->band) {
+    if (!s->vec_a || !s->vec_c || !s->vec_q || !s->split || !s->vec_sa || !s->vec_sc || !s->tab ||
+        !s->keys || !s->band) {
         mc_cpu_uninit((void **)&s);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     }
@@ -154,45 +160,117 @@ static int band_steal(_Atomic uint64_t *bands, int nt, int *r0, int *r1)
     }
 }
 
+/* Stage A and C of row j of the shifted grid (McVec *sa, *sc: the thread's
+ * arrays): blocks that act (mc_shifted_active(), from the first grid's
+ * stage A vectors vec_a) choose and refine their own; the others take the
+ * first grid's vectors of their block (bx, j): its A, then its C. */
+static void shifted_choose_row(const Mc *s, const FilterPair *pr, int j, const McVec *vec_a,
+                               McVec *sa)
+{
+    const McGrid *sg = &s->shifted;
+    for (int bx = 0; bx < sg->nbx; bx++) {
+        if (mc_shifted_active(&s->grid, vec_a, bx, j)) {
+            McVec more[4];
+            mc_shifted_more(&s->grid, vec_a, bx, j, more);
+            mc_choose_block(s, sg, pr, more, 4, bx, j, sa);
+        } else
+            sa[(size_t)j * sg->nbx + bx] = vec_a[(size_t)j * s->nbx + bx];
+    }
+}
+
+static void shifted_refine_row(const Mc *s, const FilterPair *pr, int j, const McVec *vec_a,
+                               const McVec *vec_c, const McVec *sa, McVec *sc)
+{
+    const McGrid *sg = &s->shifted;
+    for (int bx = 0; bx < sg->nbx; bx++)
+        sc[(size_t)j * sg->nbx + bx] = mc_shifted_active(&s->grid, vec_a, bx, j)
+                                           ? mc_refine_block(s, sg, pr, bx, j, sa)
+                                           : vec_c[(size_t)j * s->nbx + bx];
+}
+
+/* Row j of the shifted grid averaged into the luma rows [ya, yb) of out
+ * (its blocks that act). */
+static void shifted_render_row(const Mc *s, const FilterPair *pr, int j, const McVec *vec_a,
+                               const McVec *sc, int wt, OmctiPicture *out, int ya, int yb,
+                               uint16_t *buf, uint8_t *tmp)
+{
+    for (int bx = 0; bx < s->shifted.nbx; bx++)
+        if (mc_shifted_active(&s->grid, vec_a, bx, j))
+            mc_render_block_avg(s, sc, pr, bx, j, wt, out, ya, yb, buf, tmp);
+}
+
 /* The wavefront over render rows [r0, ...) of band `own` (a word of
  * s->band), as long as its claims succeed; the thread's arrays (vec_a,
- * vec_c, vec_q, split) hold any rows it needs, recomputed here. */
+ * vec_c, vec_q, split, vec_sa, vec_sc) hold any rows it needs, recomputed
+ * here.
+ *
+ * Step i runs stage A of row i, C of row i - 1, the split of row i - 2 and
+ * renders row i - 3 (without OBMC: A of i, C of i - 1, render of i - 2).
+ * Under OBMC the shifted grid's row j covers the luma rows [8 + 16 j,
+ * 24 + 16 j) (blocks of 16), across the first grid's rows j and j + 1; its
+ * stage A needs the first grid's A of both (mc_shifted_active()), so step
+ * i runs its A of row i - 1 and its C of row i - 2, and averages its row
+ * r - 1 in after the first grid's row r = i - 3 is rendered, into the
+ * band's own pixel rows only; the first half of the shifted row that
+ * straddles the band's end is averaged in after the loop. Its halo rows
+ * (A from r0 - 3, C from r0 - 2) need no first-grid row that the band
+ * did not already compute. */
 static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int tid,
                      _Atomic uint64_t *own, int r0)
 {
-    const int nbx = s->nbx, nby = s->nby;
+    const int nbx = s->nbx, nby = s->nby, bs = s->block;
     const size_t nb = (size_t)nbx * nby;
     const int split_on = s->overlap, lag = split_on ? 3 : 2;
+    const int shift_on = s->overlap && s->shifted.nbx > 0 && s->shifted.nby > 0;
+    const int snby = s->shifted.nby;
     McVec *vec_a = s->vec_a + nb * (size_t)tid, *vec_c = s->vec_c + nb * (size_t)tid;
     McVec *vec_q = s->vec_q + 4 * nb * (size_t)tid;
     uint8_t *split = s->split + nb * (size_t)tid;
+    McVec *vec_sa = s->vec_sa + nb * (size_t)tid, *vec_sc = s->vec_sc + nb * (size_t)tid;
     uint16_t buf[6 * 32 * 32];
+    uint8_t tmp[3 * 32 * 32];
     if ((int)(atomic_load_explicit(own, memory_order_relaxed) >> 32) <= r0)
         return; /* an empty band (fewer rows than threads) */
+    /* the first row each stage needs: the shifted grid's C from r0 - 2,
+     * its A from r0 - 3, which needs the first grid's C from r0 - 3 */
     const int c0 = max_i(r0 - lag + 1, 0), q0 = max_i(r0 - 1, 0);
+    const int sa0 = max_i(r0 - 3, 0), sc0 = max_i(r0 - 2, 0);
+    int end = nby;
     for (int i = max_i(r0 - lag, 0); i < nby + lag; i++) {
         const int r = i - lag;
-        if (r >= r0 && !band_claim(own, r))
+        if (r >= r0 && !band_claim(own, r)) {
+            end = r;
             break;
+        }
         if (i < nby)
             for (int bx = 0; bx < nbx; bx++)
-                mc_choose_block(s, pr, bx, i, vec_a);
+                mc_choose_block(s, &s->grid, pr, NULL, 0, bx, i, vec_a);
         const int j = i - 1;
         if (j >= c0 && j < nby)
             for (int bx = 0; bx < nbx; bx++)
-                vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, pr, bx, j, vec_a);
+                vec_c[(size_t)j * nbx + bx] = mc_refine_block(s, &s->grid, pr, bx, j, vec_a);
         const int q = i - 2;
         if (split_on && q >= q0 && q < nby)
             for (int bx = 0; bx < nbx; bx++)
                 split[(size_t)q * nbx + bx] = (uint8_t)mc_quad_block(s, pr, bx, q, vec_c, vec_q);
-        if (r >= r0)
+        if (shift_on && i - 1 >= sa0 && i - 1 < snby)
+            shifted_choose_row(s, pr, i - 1, vec_a, vec_sa);
+        if (shift_on && i - 2 >= sc0 && i - 2 < snby)
+            shifted_refine_row(s, pr, i - 2, vec_a, vec_c, vec_sa, vec_sc);
+        if (r >= r0) {
             for (int bx = 0; bx < nbx; bx++) {
                 if (split_on && split[(size_t)r * nbx + bx])
                     mc_render_block_quad(s, vec_q, pr, bx, r, wt, out, buf);
                 else
                     mc_render_block(s, vec_c, pr, bx, r, wt, out, buf);
             }
+            if (shift_on && r >= 1 && r - 1 < snby)
+                shifted_render_row(s, pr, r - 1, vec_a, vec_sc, wt, out, r0 * bs, (r + 1) * bs,
+                                   buf, tmp);
+        }
     }
+    if (shift_on && end >= 1 && end - 1 < snby)
+        shifted_render_row(s, pr, end - 1, vec_a, vec_sc, wt, out, r0 * bs, end * bs, buf, tmp);
 }
 
 static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t den,

@@ -15,6 +15,10 @@ typedef struct Mc {
     int w, h, block, overlap, threads;
     int nbx, nby;
     McGrid grid;
+    /* Under OBMC, the grid shifted by half a block (mc_grid_shifted()),
+     * rendered too and averaged with the first grid's picture where it
+     * covers it. */
+    McGrid shifted;
     int16_t mask8[2][3][32 * 32]; /* [luma/chroma][own,h,v][y*bs+x], 1/8   */
     /* mc_quad_seam_mask() over a whole block, for the split render:
      * [luma/chroma][beside, above/below][y*bs+x], 1/8 */
@@ -28,6 +32,8 @@ typedef struct Mc {
      * 2*nby rows of 2*nbx), and per block whether a quarter switched */
     McVec *vec_q;
     uint8_t *split;
+    /* per thread, nbx*nby each: stages A and C of the shifted grid */
+    McVec *vec_sa, *vec_sc;
     int32_t *tab;                /* the phase's displacement table         */
     McPhase ph;                  /* the phase of the picture being built   */
     McVec cam;                   /* the pair's camera vector (full pel)    */
@@ -55,12 +61,15 @@ static inline int inside(const OmctiPlane *p, int x0, int y0, int w, int h)
            y0 + h < p->h + p->pad;
 }
 
-/* mc_vectors.c, stage A of block (bx, by) (mc_stages.h mc_choose()): the
- * screened vector into vec[k]. */
-void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec);
+/* mc_vectors.c, stage A of block (bx, by) of grid g (s->grid or
+ * s->shifted; mc_stages.h mc_choose()): the screened vector into vec[k]. */
+void mc_choose_block(const Mc *s, const McGrid *g, const FilterPair *pr, const McVec *more,
+                     int nmore, int bx, int by, McVec *vec);
 
-/* mc_vectors.c, stage C of block (bx, by) (mc_stages.h mc_refine()). */
-McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a);
+/* mc_vectors.c, stage C of block (bx, by) of grid g (mc_stages.h
+ * mc_refine()). */
+McVec mc_refine_block(const Mc *s, const McGrid *g, const FilterPair *pr, int bx, int by,
+                      const McVec *vec_a);
 
 /* mc_vectors.c, the quadrant split of block (bx, by) (mc_stages.h
  * mc_quad()): its four quarter vectors into vec_q; returns whether any
@@ -78,5 +87,13 @@ void mc_render_block_quad(const Mc *s, const McVec *vec_q, const FilterPair *pr,
  * vectors vec at phase weight wt. buf holds 3 * 32 * 32 samples. */
 void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
                      int wt, OmctiPicture *out, uint16_t *buf);
+
+/* mc_render.c: block (bx, by) of the shifted grid from its final vectors
+ * vec, averaged ((a + b + 1) >> 1) into the luma rows [ya, yb) of out (and
+ * the chroma rows [ya / 2, yb / 2)), which hold the first grid's picture
+ * there. buf holds 3 * 32 * 32 samples, tmp 3 * 32 * 32 bytes. */
+void mc_render_block_avg(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
+                         int wt, OmctiPicture *out, int ya, int yb, uint16_t *buf,
+                         uint8_t *tmp);
 
 #endif

@@ -134,28 +134,29 @@ static void copy_cols(uint16_t *dst, const uint16_t *src, int w, int h)
  * multiples of 32/256, so the sum (w_own*p_own + w_h*p_h + w_v*p_v + 2048)
  * >> 12 equals (k0*p0 + k1*ph + k2*pv + 64) >> 7 with k = w/32, which for
  * ph == pv == p0 is (p0 + 8) >> 4, the one-vector picture. */
-void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
-                     int wt, OmctiPicture *out, uint16_t *buf)
+static void render_block(const Mc *s, const McGrid *g, const McVec *vec, const FilterPair *pr,
+                         int bx, int by, int wt, uint8_t *const dst[3], const ptrdiff_t dstride[3],
+                         uint16_t *buf)
 {
-    const size_t k = (size_t)by * s->nbx + bx;
+    const size_t k = (size_t)by * g->nbx + bx;
     const McVec own = vec[k];
     McVec vl = own, vr = own, vt = own, vb = own;
     if (s->overlap) {
         if (bx > 0) vl = vec[k - 1];
-        if (bx + 1 < s->nbx) vr = vec[k + 1];
-        if (by > 0) vt = vec[k - s->nbx];
-        if (by + 1 < s->nby) vb = vec[k + s->nbx];
+        if (bx + 1 < g->nbx) vr = vec[k + 1];
+        if (by > 0) vt = vec[k - g->nbx];
+        if (by + 1 < g->nby) vb = vec[k + g->nbx];
     }
     const int same = mc_vec_eq(vl, own) && mc_vec_eq(vr, own) && mc_vec_eq(vt, own) && mc_vec_eq(vb, own);
     uint16_t *O = buf, *H = buf + 32 * 32, *V = buf + 2 * 32 * 32;
     for (int c = 0; c < 3; c++) {
         const int pw = c ? chroma_size(s->w) : s->w, ph = c ? chroma_size(s->h) : s->h;
         const int bs = c ? s->block / 2 : s->block, hb = bs / 2;
-        const int x0 = bx * bs, y0 = by * bs;
+        const int x0 = (c ? g->ox >> 1 : g->ox) + bx * bs, y0 = (c ? g->oy >> 1 : g->oy) + by * bs;
         if (x0 >= pw || y0 >= ph) continue;
         const int w = min_i(bs, pw - x0), h = min_i(bs, ph - y0);
-        const ptrdiff_t ds = out->stride[c];
-        uint8_t *d = out->data[c] + (ptrdiff_t)y0 * ds + x0;
+        const ptrdiff_t ds = dstride[c];
+        uint8_t *d = dst[c];
         predict(s, O, pr, c, own, x0, y0, w, h, wt);
         if (same) {
             s->dsp.put(d, ds, O, 32, w, h);
@@ -183,6 +184,45 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
         const int mi = c ? 1 : 0;
         s->dsp.obmc(d, ds, O, H, V, 32, s->mask8[mi][0], s->mask8[mi][1], s->mask8[mi][2], bs,
                     w, h);
+    }
+}
+
+/* Block (bx, by) of the first grid, into out. */
+void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
+                     int wt, OmctiPicture *out, uint16_t *buf)
+{
+    uint8_t *dst[3];
+    ptrdiff_t ds[3];
+    for (int c = 0; c < 3; c++) {
+        const int bs = c ? s->block / 2 : s->block;
+        ds[c] = out->stride[c];
+        dst[c] = out->data[c] + (ptrdiff_t)by * bs * ds[c] + bx * bs;
+    }
+    render_block(s, &s->grid, vec, pr, bx, by, wt, dst, ds, buf);
+}
+
+/* The shifted grid's block is rendered whole into tmp (a band's edge may
+ * cut it: each band averages its own rows), then averaged into out. */
+void mc_render_block_avg(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
+                         int wt, OmctiPicture *out, int ya, int yb, uint16_t *buf,
+                         uint8_t *tmp)
+{
+    const McGrid *g = &s->shifted;
+    uint8_t *dst[3] = { tmp, tmp + 32 * 32, tmp + 2 * 32 * 32 };
+    const ptrdiff_t ts[3] = { 32, 32, 32 };
+    render_block(s, g, vec, pr, bx, by, wt, dst, ts, buf);
+    for (int c = 0; c < 3; c++) {
+        const int pw = c ? chroma_size(s->w) : s->w, ph = c ? chroma_size(s->h) : s->h;
+        const int bs = c ? s->block / 2 : s->block;
+        const int x0 = (c ? g->ox >> 1 : g->ox) + bx * bs, y0 = (c ? g->oy >> 1 : g->oy) + by * bs;
+        const int w = min_i(bs, pw - x0);
+        const int r0 = max_i(y0, c ? ya >> 1 : ya), r1 = min_i(min_i(y0 + bs, ph), c ? yb >> 1 : yb);
+        for (int y = r0; y < r1; y++) {
+            uint8_t *o = out->data[c] + (ptrdiff_t)y * out->stride[c] + x0;
+            const uint8_t *t = dst[c] + (y - y0) * 32;
+            for (int x = 0; x < w; x++)
+                o[x] = (uint8_t)((o[x] + t[x] + 1) >> 1);
+        }
     }
 }
 

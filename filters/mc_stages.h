@@ -47,24 +47,29 @@
 
 #include "filters/mc_block.h"
 
-/* Candidates of block (bx, by) of the fields fwd, bwd (full pel), in this
- * order (it decides ties): zero; the forward and negated backward vectors
- * of the block, then of its left, right, upper and lower neighbours; the
- * camera's motion at the block, cam. Without duplicates. Returns the count
- * (<= MC_MAX_CAND). */
-MCF int mc_gather(const McVec *fwd, const McVec *bwd, McVec cam, int nbx, int nby, int bx,
-                  int by, int cx[MC_MAX_CAND], int cy[MC_MAX_CAND])
+/* Candidates of block (bx, by) of grid g from the fields fwd, bwd (full
+ * pel), in this order (it decides ties): zero; the forward and negated
+ * backward vectors of the fields' block (bx, by), then of its left, right,
+ * upper and lower neighbours; the camera's motion at the block, cam; the
+ * nmore vectors more (full pel; the shifted grid's, mc_shifted_more()).
+ * Without duplicates. Returns the count (<= MC_MAX_CAND). */
+MCF int mc_gather(const McGrid *g, const McVec *fwd, const McVec *bwd, McVec cam,
+                  const McVec *more, int nmore, int bx, int by, int cx[MC_MAX_CAND],
+                  int cy[MC_MAX_CAND])
 {
     uint32_t keys[MC_MAX_CAND];
     int n = 0;
     keys[n] = 0; cx[n] = 0; cy[n] = 0; n++;
     const int order[5][2] = { {0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1} };
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 6 + nmore; k++) {
         int vx[2], vy[2], m = 1;
-        if (k < 5) {
+        if (k > 5) {
+            vx[0] = more[k - 6].x;
+            vy[0] = more[k - 6].y;
+        } else if (k < 5) {
             const int x = bx + order[k][0], y = by + order[k][1];
-            if (x < 0 || y < 0 || x >= nbx || y >= nby) continue;
-            const McVec vf = fwd[y * nbx + x], vb = bwd[y * nbx + x];
+            if (x < 0 || y < 0 || x >= g->fnbx || y >= g->fnby) continue;
+            const McVec vf = fwd[y * g->fnbx + x], vb = bwd[y * g->fnbx + x];
             vx[0] = vf.x; vy[0] = vf.y;
             vx[1] = -vb.x; vy[1] = -vb.y;
             m = 2;
@@ -74,7 +79,7 @@ MCF int mc_gather(const McVec *fwd, const McVec *bwd, McVec cam, int nbx, int nb
         for (int j = 0; j < m; j++) {
             /* branch-free duplicate test on packed (x, y) keys; the slot
              * at n is overwritten when the candidate was a duplicate (at
-             * most 11 writes after the zero: n <= 11 at a write) */
+             * most 15 writes after the zero: n <= 15 at a write) */
             const uint32_t key = (uint32_t)(uint16_t)vx[j] | (uint32_t)(uint16_t)vy[j] << 16;
             int dup = 0;
             for (int i = 0; i < n; i++)
@@ -110,9 +115,9 @@ MCF McVec mc_local_motion(const McGrid *g, const McVec *fwd, const McVec *bwd, i
     int mx[10], my[10], m = 0;
     for (int k = 0; k < 5; k++) {   /* the block, left, right, above, below */
         const int x = bx + (k == 1 ? -1 : k == 2), y = by + (k == 3 ? -1 : k == 4);
-        if (x < 0 || y < 0 || x >= g->nbx || y >= g->nby)
+        if (x < 0 || y < 0 || x >= g->fnbx || y >= g->fnby)
             continue;
-        const McVec f = fwd[y * g->nbx + x], b = bwd[y * g->nbx + x];
+        const McVec f = fwd[y * g->fnbx + x], b = bwd[y * g->fnbx + x];
         mx[m] = f.x;
         my[m++] = f.y;
         mx[m] = -b.x;
@@ -161,12 +166,13 @@ MCF uint32_t mc_chroma_cost(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, 
  * picture alone cannot tell (flat areas, periodic texture, a pan's sky:
  * docs/quality.md, "local smoothness"). */
 MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec *fwd,
-                    const McVec *bwd, const McCamModel *cm, McVec cam0, int bx, int by)
+                    const McVec *bwd, const McCamModel *cm, McVec cam0, const McVec *more,
+                    int nmore, int bx, int by)
 {
-    const McVec cam = mc_cam_at(cm, cam0, bx * g->block + g->block / 2,
-                                by * g->block + g->block / 2);
+    const McVec cam = mc_cam_at(cm, cam0, g->ox + bx * g->block + g->block / 2,
+                                g->oy + by * g->block + g->block / 2);
     int cx[MC_MAX_CAND], cy[MC_MAX_CAND];
-    const int n = mc_gather(fwd, bwd, cam, g->nbx, g->nby, bx, by, cx, cy);
+    const int n = mc_gather(g, fwd, bwd, cam, more, nmore, bx, by, cx, cy);
     int x0, y0, w, h;
     mc_window(g, bx, by, &x0, &y0, &w, &h);
     const McVec loc = mc_local_motion(g, fwd, bwd, bx, by);
@@ -339,14 +345,15 @@ MCF int mc_quad(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec 
     for (int i = 0; i < 4; i++) {
         const int qx = i & 1, qy = i >> 1;
         const int nx = bx + (qx ? 1 : -1), ny = by + (qy ? 1 : -1);
-        const int kh = by * nbx + nx, kv = ny * nbx + bx;
+        const int kh = by * nbx + nx, kv = ny * nbx + bx, fs = g->fnbx;
+        const int fb = by * fs + bx, fh = by * fs + nx, fv = ny * fs + bx;
         const McVec cand[MC_QUAD_CAND] = {
             vec_c[kh], vec_c[kv], vec_c[ny * nbx + nx],
-            mc_field_qpel(fwd[kb], 1), mc_field_qpel(bwd[kb], -1),
-            mc_field_qpel(fwd[kh], 1), mc_field_qpel(bwd[kh], -1),
-            mc_field_qpel(fwd[kv], 1), mc_field_qpel(bwd[kv], -1),
+            mc_field_qpel(fwd[fb], 1), mc_field_qpel(bwd[fb], -1),
+            mc_field_qpel(fwd[fh], 1), mc_field_qpel(bwd[fh], -1),
+            mc_field_qpel(fwd[fv], 1), mc_field_qpel(bwd[fv], -1),
         };
-        const int x0 = bx * g->block + qx * hb, y0 = by * g->block + qy * hb;
+        const int x0 = g->ox + bx * g->block + qx * hb, y0 = g->oy + by * g->block + qy * hb;
         uint32_t co = 0, best = 0;
         int have_co = 0;
         McVec bv = own;

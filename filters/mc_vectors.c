@@ -190,22 +190,24 @@ static inline void mc_chroma_os(const McCostCtx *c, int x0, int y0, int w, int h
 
 #include "filters/mc_stages.h"
 
-void mc_choose_block(const Mc *s, const FilterPair *pr, int bx, int by, McVec *vec)
+void mc_choose_block(const Mc *s, const McGrid *g, const FilterPair *pr, const McVec *more,
+                     int nmore, int bx, int by, McVec *vec)
 {
     const McCostCtx c = { &s->dsp,         &pr->prev->p[0], &pr->next->p[0], &s->ph,
                           &pr->prev->p[1], &pr->next->p[1], &pr->prev->p[2], &pr->next->p[2] };
     const MotionFields *f = pr->fields;
-    const size_t k = (size_t)by * s->nbx + bx;
+    const size_t k = (size_t)by * g->nbx + bx;
     /* MotionVector is McVec's layout (int16 x, y) */
-    vec[k] = mc_choose(&c, &s->grid, &s->ph, (const McVec *)f->fwd.mv, (const McVec *)f->bwd.mv,
-                       &s->cam_model, s->cam, bx, by);
+    vec[k] = mc_choose(&c, g, &s->ph, (const McVec *)f->fwd.mv, (const McVec *)f->bwd.mv,
+                       &s->cam_model, s->cam, more, nmore, bx, by);
 }
 
-McVec mc_refine_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_a)
+McVec mc_refine_block(const Mc *s, const McGrid *g, const FilterPair *pr, int bx, int by,
+                      const McVec *vec_a)
 {
     const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph, NULL, NULL, NULL,
                           NULL };   /* (stage C counts no colour) */
-    return mc_refine(&c, &s->grid, &s->ph, vec_a, bx, by);
+    return mc_refine(&c, g, &s->ph, vec_a, bx, by);
 }
 
 int mc_quad_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_c,

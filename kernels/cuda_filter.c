@@ -33,7 +33,8 @@ typedef struct CudaFilter {
     int motion;                /* omcti or mcti (else blend)               */
     int overlap;
     McGrid g;
-    McVec *d_vec;              /* vec_a, vec_c: nb each; vec_q: 4 nb       */
+    McVec *d_vec;              /* vec_a, vec_c: nb each; vec_q: 4 nb;
+                                  vec_sa, vec_sc: nb each                   */
     uint8_t *d_split;          /* nb: the quadrant split's switches        */
     McVec *d_fields;           /* host fields uploaded: fwd, bwd           */
     int32_t *d_tab;
@@ -97,7 +98,7 @@ static int setup(CudaFilter *f, const FilterParams *p, char *err, size_t errlen)
     if (!f->motion)
         return 0;
     const size_t nb = (size_t)f->g.nbx * f->g.nby;
-    CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 6 * nb * sizeof *f->d_vec));
+    CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 8 * nb * sizeof *f->d_vec));
     CUDA_CHECK(cudaMalloc((void **)&f->d_split, nb));
     CUDA_CHECK(cudaMalloc((void **)&f->d_fields, 2 * nb * sizeof *f->d_fields));
     CUDA_CHECK(cudaMalloc((void **)&f->d_stats, sizeof *f->d_stats));
@@ -126,8 +127,7 @@ static int cuda_filter_init(void **priv, const FilterParams *p, OmctiMethod meth
     f->d = p->dev->priv;
     f->motion = method != OMCTI_METHOD_BLEND;
     f->overlap = method == OMCTI_METHOD_OMCTI;
-    f->g = (McGrid){ p->width, p->height, p->block, (p->width + p->block - 1) / p->block,
-                     (p->height + p->block - 1) / p->block };
+    f->g = mc_grid_make(p->width, p->height, p->block);
     f->keys = malloc(MOTION_CAMERA_KEYS(f->g.nbx * f->g.nby) * sizeof *f->keys);
     if (!f->keys) {
         free(f);
@@ -267,6 +267,11 @@ static int fill_args(CudaFilter *f, const FilterPair *pr, CudaMcArgs *a, int sp,
     a->vec_c = f->d_vec + nb;
     a->vec_q = f->d_vec + 2 * nb;
     a->split = f->d_split;
+    if (f->overlap) {
+        a->gs = mc_grid_shifted(&f->g);
+        a->vec_sa = f->d_vec + 6 * nb;
+        a->vec_sc = f->d_vec + 7 * nb;
+    }
     a->ph = (McPhase){ f->d_tab, f->K, num, den };
     a->cam = f->cam;
     a->cam_model = f->cam_model;

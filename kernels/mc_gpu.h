@@ -35,6 +35,11 @@ typedef struct CudaMcArgs {
      * (2*nby rows of 2*nbx), and per block whether a quarter switched. */
     McVec *vec_q;
     uint8_t *split;
+    /* Under OBMC, the shifted grid (mc_grid_shifted() of g; none where
+     * gs.nbx or gs.nby is 0), its stages A and C (nbx*nby of g each, gs's
+     * own layout): averaged into the picture where it covers it. */
+    McGrid gs;
+    McVec *vec_sa, *vec_sc;
     McPhase ph;                    /* the phase and its displacement table  */
     int wt;                        /* phase_weight256(num, den)             */
     uint8_t *out[3];               /* output planes                         */
@@ -138,7 +143,7 @@ MCF void mc_chroma_os(const CudaMcArgs *a, int x0, int y0, int w, int h, int ax,
 /* Stage A of block k; every lane computes, lane 0 stores. */
 MCF void mc_choose_block(const CudaMcArgs *a, int k)
 {
-    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, &a->cam_model, a->cam,
+    const McVec v = mc_choose(a, &a->g, &a->ph, a->fwd, a->bwd, &a->cam_model, a->cam, NULL, 0,
                               k % a->g.nbx, k / a->g.nbx);
     if (MC_LANE == 0)
         a->vec_a[k] = v;
@@ -164,17 +169,52 @@ MCF void mc_quad_block(const CudaMcArgs *a, int k)
     }
 }
 
-/* One output pixel (x, y) of plane c. */
+/* Stage A of block k of the shifted grid (after the first grid's stages):
+ * a block that acts (mc_shifted_active()) chooses its own vector, the
+ * others take the first grid's stage A vector of their block (bx, by). */
+MCF void mc_choose_shifted_block(const CudaMcArgs *a, int k)
+{
+    const int bx = k % a->gs.nbx, by = k / a->gs.nbx;
+    McVec more[4];
+    mc_shifted_more(&a->g, a->vec_a, bx, by, more);
+    const McVec v = mc_shifted_active(&a->g, a->vec_a, bx, by)
+                        ? mc_choose(a, &a->gs, &a->ph, a->fwd, a->bwd, &a->cam_model, a->cam,
+                                    more, 4, bx, by)
+                        : a->vec_a[by * a->g.nbx + bx];
+    if (MC_LANE == 0)
+        a->vec_sa[k] = v;
+}
+
+/* Stage C of block k of the shifted grid (the others: the first grid's
+ * final vector of their block). */
+MCF void mc_refine_shifted_block(const CudaMcArgs *a, int k)
+{
+    const int bx = k % a->gs.nbx, by = k / a->gs.nbx;
+    const McVec v = mc_shifted_active(&a->g, a->vec_a, bx, by)
+                        ? mc_refine(a, &a->gs, &a->ph, a->vec_sa, bx, by)
+                        : a->vec_c[by * a->g.nbx + bx];
+    if (MC_LANE == 0)
+        a->vec_sc[k] = v;
+}
+
+/* One output pixel (x, y) of plane c: under OBMC, the first grid's pixel
+ * averaged with the shifted grid's where a block of it that acts covers
+ * (x, y) (the CPU's mc_render_block_avg()). */
 MCF int mc_render_pixel(const CudaMcArgs *a, int c, int x, int y)
 {
     const McPlaneView *P = c == 0 ? &a->prev[0] : c == 1 ? &a->prev[1] : &a->prev[2];
     const McPlaneView *N = c == 0 ? &a->next[0] : c == 1 ? &a->next[1] : &a->next[2];
-    if (a->overlap) {
-        const int bs = c ? a->g.block / 2 : a->g.block;
-        if (a->split[(y / bs) * a->g.nbx + x / bs])
-            return mc_render_quad_px(P, N, &a->ph, a->wt, &a->g, a->vec_q, c != 0, x, y);
-    }
-    return mc_render_px(P, N, &a->ph, a->wt, &a->g, a->vec_c, a->overlap, c != 0, x, y);
+    if (!a->overlap)
+        return mc_render_px(P, N, &a->ph, a->wt, &a->g, a->vec_c, 0, c != 0, x, y);
+    const int bs = c ? a->g.block / 2 : a->g.block;
+    const int v = a->split[(y / bs) * a->g.nbx + x / bs]
+                      ? mc_render_quad_px(P, N, &a->ph, a->wt, &a->g, a->vec_q, c != 0, x, y)
+                      : mc_render_px(P, N, &a->ph, a->wt, &a->g, a->vec_c, 1, c != 0, x, y);
+    const int sx = x - (c ? a->gs.ox >> 1 : a->gs.ox), sy = y - (c ? a->gs.oy >> 1 : a->gs.oy);
+    if (a->gs.nbx == 0 || a->gs.nby == 0 || sx < 0 || sy < 0 ||
+        !mc_shifted_active(&a->g, a->vec_a, sx / bs, sy / bs))
+        return v;
+    return (v + mc_render_px(P, N, &a->ph, a->wt, &a->gs, a->vec_sc, 1, c != 0, x, y) + 1) >> 1;
 }
 
 /* filters/blend.c at one pixel. */

@@ -44,6 +44,20 @@ __global__ void __launch_bounds__(32 * WARPS) k_quad(const __grid_constant__ Cud
         mc_quad_block(&a, k);
 }
 
+__global__ void __launch_bounds__(32 * WARPS) k_choose_shifted(const __grid_constant__ CudaMcArgs a)
+{
+    const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
+    if (k < a.gs.nbx * a.gs.nby)
+        mc_choose_shifted_block(&a, k);
+}
+
+__global__ void __launch_bounds__(32 * WARPS) k_refine_shifted(const __grid_constant__ CudaMcArgs a)
+{
+    const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
+    if (k < a.gs.nbx * a.gs.nby)
+        mc_refine_shifted_block(&a, k);
+}
+
 /* blockIdx.z = plane; rows [y0, y1) of that plane. */
 template <int MODE>
 __global__ void __launch_bounds__(256) k_render(const __grid_constant__ CudaMcArgs a, int r0, int r1)
@@ -121,6 +135,15 @@ extern "C" cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st)
     if (rc != cudaSuccess || !a->overlap)
         return rc;
     k_quad<<<grid, 32 * WARPS, 0, st>>>(*a);
+    rc = cudaGetLastError();
+    const int ns = a->gs.nbx * a->gs.nby;
+    if (rc != cudaSuccess || ns == 0)
+        return rc;
+    /* the shifted grid, after the first grid's stage C */
+    k_choose_shifted<<<(ns + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
+    if ((rc = cudaGetLastError()) != cudaSuccess)
+        return rc;
+    k_refine_shifted<<<(ns + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     return cudaGetLastError();
 }
 

@@ -35,7 +35,7 @@ static McPlaneView host_plane(const OmctiPlane *p)
 /* Emulates the kernels' work for one picture of one pair. */
 static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields *f, int block,
                     int range, int method, int64_t num, int64_t den, OmctiPicture *out,
-                    long *split_blocks, long *models)
+                    long *blocks, long *models)
 {
     const int w = P->width, h = P->height;
     const int nbx = (w + block - 1) / block, nby = (h + block - 1) / block, nb = nbx * nby;
@@ -47,7 +47,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         a.out[c] = out->data[c];
         a.out_stride[c] = (int)out->stride[c];
     }
-    a.g = (McGrid){ w, h, block, nbx, nby };
+    a.g = mc_grid_make(w, h, block);
     a.overlap = method == OMCTI_METHOD_OMCTI;
     a.wt = phase_weight256(num, den);
     if (method == OMCTI_METHOD_BLEND) {
@@ -58,7 +58,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
                         (uint8_t)mc_blend_pixel(&a, c, x, y);
         return;
     }
-    McVec *vec = malloc(6 * (size_t)nb * sizeof *vec);
+    McVec *vec = malloc(8 * (size_t)nb * sizeof *vec);
     uint8_t *split = malloc((size_t)nb);
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
@@ -75,6 +75,11 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     a.vec_c = vec + nb;
     a.vec_q = vec + 2 * nb;
     a.split = split;
+    if (a.overlap) {   /* as in kernels/cuda_filter.c */
+        a.gs = mc_grid_shifted(&a.g);
+        a.vec_sa = vec + 6 * nb;
+        a.vec_sc = vec + 7 * nb;
+    }
     const int K = 16 * (range + 2);
     int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
     for (int k = -K; k <= K; k++)
@@ -87,8 +92,16 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
     if (a.overlap)
         for (int k = 0; k < nb; k++) {
             mc_quad_block(&a, k);
-            *split_blocks += split[k];
+            blocks[0] += split[k];
         }
+    if (a.overlap) {   /* the shifted grid, as kernels/mc_kernels.cu launches it */
+        for (int k = 0; k < a.gs.nbx * a.gs.nby; k++) {
+            mc_choose_shifted_block(&a, k);
+            blocks[1] += mc_shifted_active(&a.g, a.vec_a, k % a.gs.nbx, k / a.gs.nbx);
+        }
+        for (int k = 0; k < a.gs.nbx * a.gs.nby; k++)
+            mc_refine_shifted_block(&a, k);
+    }
     for (int c = 0; c < 3; c++)
         for (int y = 0; y < (c ? chroma_size(h) : h); y++)
             for (int x = 0; x < (c ? chroma_size(w) : w); x++)
@@ -194,7 +207,7 @@ static void test_static_share(TestState *ts, int block)
 }
 
 static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int block, int range,
-                     OmctiSearch search, int npairs, long *split_blocks, long *models)
+                     OmctiSearch search, int npairs, long *blocks, long *models)
 {
     const int w = clip->w, h = clip->h;
     const int pad = motion_required_pad(block, range) + 32;
@@ -244,7 +257,7 @@ static long run_clip(TestState *ts, const char *label, const YuvClip *clip, int 
                 memset(emu.buf[0], 0x5a, (size_t)w * h + 2 * (size_t)chroma_size(w) * chroma_size(h));
                 flt->picture(priv, &pr, num, den, &ref.pic[0], err, sizeof err);
                 emulate(&fr[0], &fr[1], &f, block, range, methods[m], num, den, &emu.pic[0],
-                        split_blocks, models);
+                        blocks, models);
                 char w2[260];
                 snprintf(w2, sizeof w2, "%s %s t=%lld/%lld", what, flt->name, (long long)num,
                          (long long)den);
@@ -271,7 +284,8 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--y4m") && i + 1 < argc)
             y4m = argv[++i];
     TestState ts = { 0, 0 };
-    long pictures = 0, split_blocks[3] = { 0, 0, 0 };   /* blocks of 8, 16, 32 */
+    /* per block size (8, 16, 32): blocks split, shifted-grid blocks that acted */
+    long pictures = 0, blocks[3][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
     long models = 0;   /* pictures chosen with a camera model */
     for (int b = 4; b <= 32; b += 4)   /* 8, 16, 32 by words; the others byte by byte */
         test_static_share(&ts, b);
@@ -289,7 +303,7 @@ int main(int argc, char **argv)
             for (int b = 8; b <= 32; b *= 2)
                 for (int search = 0; search < 2; search++)
                     pictures += run_clip(&ts, names[content], &clip, b, b == 16 ? 16 : 7,
-                                         (OmctiSearch)search, 2, &split_blocks[b / 16], &models);
+                                         (OmctiSearch)search, 2, blocks[b / 16], &models);
             yuv_clip_free(&clip);
         }
     /* a zoom, so that the camera model (filters/mc_camera.c) steers the
@@ -301,7 +315,7 @@ int main(int argc, char **argv)
         else
             for (int b = 8; b <= 16; b *= 2)
                 pictures += run_clip(&ts, "zoom", &clip, b, 16, OMCTI_SEARCH_FULL, 2,
-                                     &split_blocks[b / 16], &models);
+                                     blocks[b / 16], &models);
         yuv_clip_free(&clip);
     }
     if (y4m) {
@@ -311,16 +325,19 @@ int main(int argc, char **argv)
         if (n >= 2)
             for (int b = 8; b <= 32; b *= 2)
                 pictures += run_clip(&ts, "y4m", &clip, b, 16, OMCTI_SEARCH_FULL, 1,
-                                     &split_blocks[b / 16], &models);
+                                     blocks[b / 16], &models);
         yuv_clip_free(&clip);
     }
     /* the split render must have run at every block size (block 8's chroma
      * quarters are 2x2), or its comparison proved nothing */
-    for (int i = 0; i < 3; i++)
-        CHECK(&ts, split_blocks[i] > 0, "blocks of %d: none took the quadrant split", 8 << i);
+    for (int i = 0; i < 3; i++) {
+        CHECK(&ts, blocks[i][0] > 0, "blocks of %d: none took the quadrant split", 8 << i);
+        CHECK(&ts, blocks[i][1] > 0, "blocks of %d: no block of the shifted grid acted", 8 << i);
+    }
     CHECK(&ts, models > 0, "no picture was chosen with a camera model: the zoom proved nothing");
-    printf("%ld pictures compared, %ld / %ld / %ld blocks split (blocks of 8 / 16 / 32), %ld "
-           "with a camera model\n",
-           pictures, split_blocks[0], split_blocks[1], split_blocks[2], models);
+    printf("%ld pictures compared, %ld / %ld / %ld blocks split and %ld / %ld / %ld shifted "
+           "blocks acting (blocks of 8 / 16 / 32), %ld with a camera model\n",
+           pictures, blocks[0][0], blocks[1][0], blocks[2][0], blocks[0][1], blocks[1][1],
+           blocks[2][1], models);
     return test_finish(&ts, "cuda-mc-emul");
 }

@@ -157,7 +157,7 @@ static void test_choice(TestState *ts)
     a.prev[0] = a.next[0] = (McPlaneView){ luma, SW, SW, SH };
     for (int c = 1; c < 3; c++)
         a.prev[c] = a.next[c] = (McPlaneView){ grey, SW / 2, SW / 2, SH / 2 };
-    a.g = (McGrid){ SW, SH, SB, SBW, SBH };
+    a.g = mc_grid_make(SW, SH, SB);
     const McCamModel zoom = { 1, SW / 2, SH / 2, SW, 0, 0, 65536 / 10, 0 };
     static McVec fwd[SNB], bwd[SNB], vec[2 * SNB];
     for (int by = 0; by < SBH; by++)

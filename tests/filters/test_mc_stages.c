@@ -1,7 +1,8 @@
 /* The vector choice's local smoothness (filters/mc_stages.h: mc_middle(),
  * mc_local_motion() and its term in mc_choose()), its colour term
  * (mc_chroma_cost()) and the quadrant split (mc_quad(), with the split
- * render mc_block.h mc_render_quad_px()), through the shared template as both engines build it
+ * render mc_block.h mc_render_quad_px()) and the shifted grid's geometry and
+ * candidates (mc_grid_shifted()), through the shared template as both engines build it
  * (kernels/mc_gpu.h, one lane here). */
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ static void test_middle(TestState *ts)
 /* A 3x3 grid of fields: forward (k, -k) at block k, backward (k, 2k). */
 static void test_local_motion(TestState *ts)
 {
-    const McGrid g = { 48, 48, 16, 3, 3 };
+    const McGrid g = mc_grid_make(48, 48, 16);
     McVec fwd[9], bwd[9];
     for (int k = 0; k < 9; k++) {
         fwd[k] = (McVec){ (int16_t)k, (int16_t)-k };
@@ -54,7 +55,7 @@ static void test_local_motion(TestState *ts)
  * ones that differ in x only or in y only, and ties. */
 static void test_vector_median(TestState *ts)
 {
-    const McGrid g = { 80, 64, 16, 5, 4 };
+    const McGrid g = mc_grid_make(80, 64, 16);
     McVec v[20];
     unsigned seed = 12345;
     int bad = 0, uniform = 0;
@@ -142,7 +143,7 @@ static void test_choice_follows_neighbours(TestState *ts)
     a.prev[0] = a.next[0] = (McPlaneView){ luma, W, W, H };
     for (int c = 1; c < 3; c++)   /* colourless: the colour term is 0 */
         a.prev[c] = a.next[c] = (McPlaneView){ grey, W / 2, W / 2, H / 2 };
-    a.g = (McGrid){ W, H, B, W / B, H / B };
+    a.g = mc_grid_make(W, H, B);
     McVec fwd[12], bwd[12], vec[24];
     set_fields(&a, fwd, bwd, vec, 12, (McVec){ 8, 0 }, (McVec){ -8, 0 }, (McVec){ 4, 0 });
     int32_t *tab = set_half_phase(&a);
@@ -186,7 +187,7 @@ static void test_choice_sees_colour(TestState *ts)
     a.prev[1] = (McPlaneView){ up, CW, CW, CH };
     a.next[1] = (McPlaneView){ un, CW, CW, CH };
     a.prev[2] = a.next[2] = (McPlaneView){ v, CW, CW, CH };
-    a.g = (McGrid){ W, H, B, W / B, H / B };
+    a.g = mc_grid_make(W, H, B);
     McVec fwd[12], bwd[12], vec[24];
     set_fields(&a, fwd, bwd, vec, 12, (McVec){ 8, 0 }, (McVec){ 0, 0 }, (McVec){ 4, 0 });
     int32_t *tab = set_half_phase(&a);
@@ -257,7 +258,7 @@ static void quad_setup(CudaMcArgs *a, uint8_t *pv, uint8_t *nx, uint8_t *grey, i
     a->next[0] = (McPlaneView){ nx, QW, QW, QH };
     for (int c = 1; c < 3; c++)
         a->prev[c] = a->next[c] = (McPlaneView){ grey, QW / 2, QW / 2, QH / 2 };
-    a->g = (McGrid){ QW, QH, QB, QW / QB, QH / QB };
+    a->g = mc_grid_make(QW, QH, QB);
     a->overlap = 1;
     a->wt = 128;
     /* zero fields: their candidates are the zero vector (none where the
@@ -503,7 +504,7 @@ static void test_refine_diagonal(TestState *ts)
     a.next[0] = (McPlaneView){ nx, RW, RW, RH };
     for (int c = 1; c < 3; c++)
         a.prev[c] = a.next[c] = (McPlaneView){ grey, RW / 2, RW / 2, RH / 2 };
-    a.g = (McGrid){ RW, RH, RB, RW / RB, RH / RB };
+    a.g = mc_grid_make(RW, RH, RB);
     int32_t *tab = set_half_phase(&a);
     if (!tab) {
         CHECK(ts, 0, "out of memory");
@@ -522,6 +523,67 @@ static void test_refine_diagonal(TestState *ts)
     free(tab);
 }
 
+
+/* The shifted grid (mc_block.h mc_grid_shifted()): its blocks start half a
+ * block right and down, the last ones partial, none where the picture is
+ * half a block or less; its windows and areas are clipped to the
+ * picture's real edges; its candidates come from the first grid's fields
+ * (their own stride and size), the last column included. */
+static void test_shifted_grid(TestState *ts)
+{
+    McGrid g = mc_grid_make(1920, 1080, 16), s = mc_grid_shifted(&g);
+    CHECK(ts, g.nbx == 120 && g.nby == 68 && g.ox == 0 && g.oy == 0,
+          "1080p first grid: %dx%d from (%d, %d)", g.nbx, g.nby, g.ox, g.oy);
+    CHECK(ts, s.nbx == 120 && s.nby == 67 && s.ox == 8 && s.oy == 8 && s.fnbx == 120 &&
+              s.fnby == 68,
+          "1080p shifted grid: %dx%d from (%d, %d), fields %dx%d", s.nbx, s.nby, s.ox, s.oy,
+          s.fnbx, s.fnby);
+    g = mc_grid_make(100, 40, 16);
+    s = mc_grid_shifted(&g);
+    CHECK(ts, g.nbx == 7 && g.nby == 3 && s.nbx == 6 && s.nby == 2,
+          "100x40: first %dx%d, shifted %dx%d, want 7x3 and 6x2", g.nbx, g.nby, s.nbx, s.nby);
+    int x0, y0, w, h;
+    mc_block_area(&s, 5, 1, &x0, &y0, &w, &h);
+    CHECK(ts, x0 == 88 && y0 == 24 && w == 12 && h == 16,
+          "shifted block (5, 1): (%d, %d) %dx%d, want (88, 24) 12x16", x0, y0, w, h);
+    mc_window(&s, 0, 0, &x0, &y0, &w, &h);
+    CHECK(ts, x0 == 6 && y0 == 6 && w == 20 && h == 20,
+          "shifted window (0, 0): (%d, %d) %dx%d, want (6, 6) 20x20", x0, y0, w, h);
+    mc_window(&s, 5, 1, &x0, &y0, &w, &h);
+    CHECK(ts, x0 == 86 && y0 == 22 && w == 14 && h == 18,
+          "shifted window (5, 1): (%d, %d) %dx%d, want (86, 22) 14x18", x0, y0, w, h);
+    for (int n = 1; n <= 8; n++) {
+        g = mc_grid_make(n, 3 * n, 16);
+        s = mc_grid_shifted(&g);
+        CHECK(ts, s.nbx == 0, "%dx%d: %d shifted columns, want none", n, 3 * n, s.nbx);
+    }
+    g = mc_grid_make(9, 25, 16);
+    s = mc_grid_shifted(&g);
+    CHECK(ts, s.nbx == 1 && s.nby == 2, "9x25: shifted %dx%d, want 1x2", s.nbx, s.nby);
+    /* candidates: the fields are the first grid's, 7x3 blocks */
+    g = mc_grid_make(100, 40, 16);
+    s = mc_grid_shifted(&g);
+    McVec fwd[21], bwd[21];
+    memset(fwd, 0, sizeof fwd);
+    memset(bwd, 0, sizeof bwd);
+    fwd[6] = (McVec){ 3, 1 };        /* field block (6, 0): right of shifted (5, 0) */
+    fwd[1 * 7 + 2] = (McVec){ -2, 5 }; /* field block (2, 1): below shifted (2, 0) */
+    fwd[1 * 6 + 2] = (McVec){ 9, 9 };  /* (2, 1) had the stride been the shifted nbx */
+    int cx[MC_MAX_CAND], cy[MC_MAX_CAND];
+    int n = mc_gather(&s, fwd, bwd, (McVec){ 0, 0 }, NULL, 0, 5, 0, cx, cy);
+    int found = 0;
+    for (int i = 0; i < n; i++)
+        found |= cx[i] == 3 && cy[i] == 1;
+    CHECK(ts, found, "shifted block (5, 0) lacks the fields' last column (%d candidates)", n);
+    n = mc_gather(&s, fwd, bwd, (McVec){ 0, 0 }, NULL, 0, 2, 0, cx, cy);
+    int below = 0, wrong = 0;
+    for (int i = 0; i < n; i++) {
+        below |= cx[i] == -2 && cy[i] == 5;
+        wrong |= cx[i] == 9 && cy[i] == 9;
+    }
+    CHECK(ts, below && !wrong, "shifted block (2, 0): fields read with the wrong stride");
+}
+
 int main(void)
 {
     TestState ts = { 0, 0 };
@@ -532,5 +594,6 @@ int main(void)
     test_choice_sees_colour(&ts);
     test_quad_split(&ts);
     test_refine_diagonal(&ts);
+    test_shifted_grid(&ts);
     return test_finish(&ts, "test_mc_stages");
 }
