@@ -232,7 +232,8 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
     if ((int)(atomic_load_explicit(own, memory_order_relaxed) >> 32) <= r0)
         return; /* an empty band (fewer rows than threads) */
     /* the first row each stage needs: the shifted grid's C from r0 - 2,
-     * its A from r0 - 3, which needs the first grid's C from r0 - 3 */
+     * its A from r0 - 3, which needs the first grid's A of rows r0 - 3 and
+     * r0 - 2 (computed for the first grid's own halo) */
     const int c0 = max_i(r0 - lag + 1, 0), q0 = max_i(r0 - 1, 0);
     const int sa0 = max_i(r0 - 3, 0), sc0 = max_i(r0 - 2, 0);
     int end = nby;
@@ -294,7 +295,8 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * i-3..i-1, and rendering of row i - 3, which needs C and the quarters
      * of rows i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of
      * row i - 2). The rows that a band needs above its first row (3 rows of
-     * A, 2 of C, 1 of the split; without OBMC 2 of A, 1 of C) and below its
+     * A, 2 of C, 1 of the split, and the shifted grid's 3 rows of A and 2 of
+     * C, for its blocks that act; without OBMC 2 of A, 1 of C) and below its
      * last (those its last steps compute before a claim fails) it computes
      * itself, into its own arrays: every value is a deterministic function of the
      * pair and the phase, so the picture is the same for every thread count
