@@ -20,6 +20,8 @@ static void mc_cpu_uninit(void **priv)
     aligned_free(s->split);
     aligned_free(s->vec_sa);
     aligned_free(s->vec_sc);
+    aligned_free(s->vec_sq);
+    aligned_free(s->split_s);
     aligned_free(s->tab);
     aligned_free(s->keys);
     aligned_free((void *)s->band);
@@ -60,6 +62,8 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->split = aligned_calloc(n * s->threads);
     s->vec_sa = aligned_calloc(n * s->threads * sizeof *s->vec_sa);
     s->vec_sc = aligned_calloc(n * s->threads * sizeof *s->vec_sc);
+    s->vec_sq = aligned_calloc(4 * n * s->threads * sizeof *s->vec_sq);
+    s->split_s = aligned_calloc(n * s->threads);
     /* displacements k = v * scale of every vector the fields can hold
      * (|v| <= range pel, quarter pel, refined by up to 3/4) */
     s->ph.K = 16 * (p->range + 2);
@@ -68,7 +72,8 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->ph.den = 0; /* no phase yet */
     s->keys = aligned_calloc(MOTION_CAMERA_KEYS(n) * sizeof *s->keys);
     s->band = aligned_calloc((size_t)s->threads * MC_BAND_STRIDE * sizeof *s->band);
-    if (!s->vec_a || !s->vec_c || !s->vec_q || !s->split || !s->vec_sa || !s->vec_sc || !s->tab ||
+    if (!s->vec_a || !s->vec_c || !s->vec_q || !s->split || !s->vec_sa || !s->vec_sc || !s->vec_sq ||
+        !s->split_s || !s->tab ||
         !s->keys || !s->band) {
         mc_cpu_uninit((void **)&s);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
@@ -188,33 +193,59 @@ static void shifted_refine_row(const Mc *s, const FilterPair *pr, int j, const M
                                            : vec_c[(size_t)j * s->nbx + bx];
 }
 
+/* The quadrant split of row j of the shifted grid: blocks that act split
+ * as the first grid's do (mc_quad()) where none of the first grid's blocks
+ * under them split (mc_shifted_may_split(); split: the first grid's
+ * switches of rows j and j + 1), the others keep their vector in all four
+ * quarters (sq: the quarter vectors that the render of a split neighbour
+ * reads). */
+static void shifted_split_row(const Mc *s, const FilterPair *pr, int j, const McVec *vec_a,
+                              const McVec *sc, McVec *sq, uint8_t *split_s, const uint8_t *split)
+{
+    const McGrid *sg = &s->shifted;
+    for (int bx = 0; bx < sg->nbx; bx++) {
+        const size_t k = (size_t)j * sg->nbx + bx;
+        if (mc_shifted_active(&s->grid, vec_a, bx, j) &&
+            mc_shifted_may_split(&s->grid, split, bx, j)) {
+            split_s[k] = (uint8_t)mc_quad_block(s, sg, pr, bx, j, sc, sq);
+        } else {
+            const size_t n8x = 2 * (size_t)sg->nbx, i = 2 * (size_t)j * n8x + 2 * (size_t)bx;
+            sq[i] = sq[i + 1] = sq[i + n8x] = sq[i + n8x + 1] = sc[k];
+            split_s[k] = 0;
+        }
+    }
+}
+
 /* Row j of the shifted grid averaged into the luma rows [ya, yb) of out
  * (its blocks that act). */
 static void shifted_render_row(const Mc *s, const FilterPair *pr, int j, const McVec *vec_a,
-                               const McVec *sc, int wt, OmctiPicture *out, int ya, int yb,
-                               uint16_t *buf, uint8_t *tmp)
+                               const McVec *sc, const McVec *sq, const uint8_t *split_s, int wt,
+                               OmctiPicture *out, int ya, int yb, uint16_t *buf, uint8_t *tmp)
 {
     for (int bx = 0; bx < s->shifted.nbx; bx++)
         if (mc_shifted_active(&s->grid, vec_a, bx, j))
-            mc_render_block_avg(s, sc, pr, bx, j, wt, out, ya, yb, buf, tmp);
+            mc_render_block_avg(s, sc, sq, split_s[(size_t)j * s->shifted.nbx + bx], pr, bx, j,
+                                wt, out, ya, yb, buf, tmp);
 }
 
 /* The wavefront over render rows [r0, ...) of band `own` (a word of
  * s->band), as long as its claims succeed; the thread's arrays (vec_a,
- * vec_c, vec_q, split, vec_sa, vec_sc) hold any rows it needs, recomputed
- * here.
+ * vec_c, vec_q, split, vec_sa, vec_sc, vec_sq, split_s) hold any rows it
+ * needs, recomputed here.
  *
  * Step i runs stage A of row i, C of row i - 1, the split of row i - 2 and
  * renders row i - 3 (without OBMC: A of i, C of i - 1, render of i - 2).
  * Under OBMC the shifted grid's row j covers the luma rows [8 + 16 j,
  * 24 + 16 j) (blocks of 16), across the first grid's rows j and j + 1; its
- * stage A needs the first grid's A of both (mc_shifted_active()), so step
- * i runs its A of row i - 1 and its C of row i - 2, and averages its row
- * r - 1 in after the first grid's row r = i - 3 is rendered, into the
- * band's own pixel rows only; the first half of the shifted row that
- * straddles the band's end is averaged in after the loop. Its halo rows
- * (A from r0 - 3, C from r0 - 2) need no first-grid row that the band
- * did not already compute. */
+ * stage A needs the first grid's A of both (mc_shifted_active()) and its
+ * split the first grid's split of both (mc_shifted_may_split()), so step
+ * i runs its A of row i - 1, its C of row i - 2 and its split of row
+ * i - 3, and averages its row r - 1 in after the first grid's row r = i - 3
+ * is rendered, into the band's own pixel rows only; the first half of the
+ * shifted row that straddles the band's end is averaged in after the
+ * loop, once the step whose claim failed has run its stages (the split of
+ * the shifted row below it). Its halo rows (A from r0 - 4, C from r0 - 3,
+ * the split from r0 - 2) make the first grid's halo one row deeper. */
 static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int tid,
                      _Atomic uint64_t *own, int r0)
 {
@@ -227,21 +258,33 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
     McVec *vec_q = s->vec_q + 4 * nb * (size_t)tid;
     uint8_t *split = s->split + nb * (size_t)tid;
     McVec *vec_sa = s->vec_sa + nb * (size_t)tid, *vec_sc = s->vec_sc + nb * (size_t)tid;
+    McVec *vec_sq = s->vec_sq + 4 * nb * (size_t)tid;
+    uint8_t *split_s = s->split_s + nb * (size_t)tid;
     uint16_t buf[6 * 32 * 32];
     uint8_t tmp[3 * 32 * 32];
     if ((int)(atomic_load_explicit(own, memory_order_relaxed) >> 32) <= r0)
         return; /* an empty band (fewer rows than threads) */
-    /* the first row each stage needs: the shifted grid's C from r0 - 2,
-     * its A from r0 - 3, which needs the first grid's A of rows r0 - 3 and
-     * r0 - 2 (computed for the first grid's own halo) */
-    const int c0 = max_i(r0 - lag + 1, 0), q0 = max_i(r0 - 1, 0);
-    const int sa0 = max_i(r0 - 3, 0), sc0 = max_i(r0 - 2, 0);
-    int end = nby;
-    for (int i = max_i(r0 - lag, 0); i < nby + lag; i++) {
+    /* the first row each stage needs: under the shifted grid, its split
+     * from r0 - 2 (the render of its row r0 - 1 reads the quarters of
+     * r0 - 2), which needs its C from r0 - 3 and the first grid's split
+     * from r0 - 2 (mc_shifted_may_split()); its C of r0 - 3 needs its A
+     * from r0 - 4 and the first grid's C of r0 - 3 (a block that does not
+     * act takes it); so the first grid runs A from r0 - 4, C from r0 - 3
+     * and the split from r0 - 2, one row more of each than its own render
+     * needs */
+    const int c0 = max_i(r0 - lag + 1 - shift_on, 0), q0 = max_i(r0 - 1 - shift_on, 0);
+    const int sa0 = max_i(r0 - 4, 0), sc0 = max_i(r0 - 3, 0), sq0 = max_i(r0 - 2, 0);
+    int end = nby, draining = 0;
+    for (int i = max_i(r0 - lag - shift_on, 0); i < nby + lag; i++) {
         const int r = i - lag;
-        if (r >= r0 && !band_claim(own, r)) {
+        if (r >= r0 && !draining && !band_claim(own, r)) {
             end = r;
-            break;
+            if (!shift_on)
+                break;
+            /* this step's stages still run: the render of the shifted
+             * row end - 1 after the loop reads the quarters of row end,
+             * whose split is this step's */
+            draining = 1;
         }
         if (i < nby)
             for (int bx = 0; bx < nbx; bx++)
@@ -253,11 +296,16 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
         const int q = i - 2;
         if (split_on && q >= q0 && q < nby)
             for (int bx = 0; bx < nbx; bx++)
-                split[(size_t)q * nbx + bx] = (uint8_t)mc_quad_block(s, pr, bx, q, vec_c, vec_q);
+                split[(size_t)q * nbx + bx] =
+                    (uint8_t)mc_quad_block(s, &s->grid, pr, bx, q, vec_c, vec_q);
         if (shift_on && i - 1 >= sa0 && i - 1 < snby)
             shifted_choose_row(s, pr, i - 1, vec_a, vec_sa);
         if (shift_on && i - 2 >= sc0 && i - 2 < snby)
             shifted_refine_row(s, pr, i - 2, vec_a, vec_c, vec_sa, vec_sc);
+        if (shift_on && i - 3 >= sq0 && i - 3 < snby)
+            shifted_split_row(s, pr, i - 3, vec_a, vec_sc, vec_sq, split_s, split);
+        if (draining)
+            break;
         if (r >= r0) {
             for (int bx = 0; bx < nbx; bx++) {
                 if (split_on && split[(size_t)r * nbx + bx])
@@ -266,12 +314,13 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
                     mc_render_block(s, vec_c, pr, bx, r, wt, out, buf);
             }
             if (shift_on && r >= 1 && r - 1 < snby)
-                shifted_render_row(s, pr, r - 1, vec_a, vec_sc, wt, out, r0 * bs, (r + 1) * bs,
-                                   buf, tmp);
+                shifted_render_row(s, pr, r - 1, vec_a, vec_sc, vec_sq, split_s, wt, out,
+                                   r0 * bs, (r + 1) * bs, buf, tmp);
         }
     }
     if (shift_on && end >= 1 && end - 1 < snby)
-        shifted_render_row(s, pr, end - 1, vec_a, vec_sc, wt, out, r0 * bs, end * bs, buf, tmp);
+        shifted_render_row(s, pr, end - 1, vec_a, vec_sc, vec_sq, split_s, wt, out, r0 * bs,
+                           end * bs, buf, tmp);
 }
 
 static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t den,
@@ -294,10 +343,11 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * i-2..i, the quadrant split of row i - 2, which needs C of rows
      * i-3..i-1, and rendering of row i - 3, which needs C and the quarters
      * of rows i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of
-     * row i - 2). The rows that a band needs above its first row (3 rows of
-     * A, 2 of C, 1 of the split, and the shifted grid's 3 rows of A and 2 of
-     * C, for its blocks that act; without OBMC 2 of A, 1 of C) and below its
-     * last (those its last steps compute before a claim fails) it computes
+     * row i - 2). The rows that a band needs above its first row (4 rows of
+     * A, 3 of C, 2 of the split, and the shifted grid's 4 rows of A, 3 of C
+     * and 2 of the split, for its blocks that act; without OBMC 2 of A, 1 of
+     * C) and below its last (those its last steps compute before and in the
+     * step whose claim fails) it computes
      * itself, into its own arrays: every value is a deterministic function of the
      * pair and the phase, so the picture is the same for every thread count
      * and every split, no thread ever waits for another (no barrier inside

@@ -32,8 +32,10 @@ typedef struct Mc {
      * 2*nby rows of 2*nbx), and per block whether a quarter switched */
     McVec *vec_q;
     uint8_t *split;
-    /* per thread, nbx*nby each: stages A and C of the shifted grid */
-    McVec *vec_sa, *vec_sc;
+    /* per thread, nbx*nby each: stages A and C of the shifted grid, and
+     * its quadrant split (vec_sq: 4*nbx*nby, as vec_q in its own layout) */
+    McVec *vec_sa, *vec_sc, *vec_sq;
+    uint8_t *split_s;
     int32_t *tab;                /* the phase's displacement table         */
     McPhase ph;                  /* the phase of the picture being built   */
     McVec cam;                   /* the pair's camera vector (full pel)    */
@@ -71,11 +73,11 @@ void mc_choose_block(const Mc *s, const McGrid *g, const FilterPair *pr, const M
 McVec mc_refine_block(const Mc *s, const McGrid *g, const FilterPair *pr, int bx, int by,
                       const McVec *vec_a);
 
-/* mc_vectors.c, the quadrant split of block (bx, by) (mc_stages.h
+/* mc_vectors.c, the quadrant split of block (bx, by) of grid g (mc_stages.h
  * mc_quad()): its four quarter vectors into vec_q; returns whether any
  * differs from the block's vector. */
-int mc_quad_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_c,
-                  McVec *vec_q);
+int mc_quad_block(const Mc *s, const McGrid *g, const FilterPair *pr, int bx, int by,
+                  const McVec *vec_c, McVec *vec_q);
 
 /* mc_render.c: block (bx, by) of all three planes, split by the quadrant
  * split (mc_block.h mc_render_quad_px(), block by block). buf holds
@@ -89,11 +91,12 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
                      int wt, OmctiPicture *out, uint16_t *buf);
 
 /* mc_render.c: block (bx, by) of the shifted grid from its final vectors
- * vec, averaged ((a + b + 1) >> 1) into the luma rows [ya, yb) of out (and
- * the chroma rows [ya / 2, yb / 2)), which hold the first grid's picture
- * there. buf holds 3 * 32 * 32 samples, tmp 3 * 32 * 32 bytes. */
-void mc_render_block_avg(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
-                         int wt, OmctiPicture *out, int ya, int yb, uint16_t *buf,
-                         uint8_t *tmp);
+ * vec (or, where split, its quarter vectors vq), averaged ((a + b + 1) >> 1)
+ * into the luma rows [ya, yb) of out (and the chroma rows [ya / 2, yb / 2)),
+ * which hold the first grid's picture there. buf holds 6 * 32 * 32
+ * samples, tmp 3 * 32 * 32 bytes. */
+void mc_render_block_avg(const Mc *s, const McVec *vec, const McVec *vq, int split,
+                         const FilterPair *pr, int bx, int by, int wt, OmctiPicture *out, int ya,
+                         int yb, uint16_t *buf, uint8_t *tmp);
 
 #endif

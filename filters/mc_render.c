@@ -201,31 +201,6 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
     render_block(s, &s->grid, vec, pr, bx, by, wt, dst, ds, buf);
 }
 
-/* The shifted grid's block is rendered whole into tmp (a band's edge may
- * cut it: each band averages its own rows), then averaged into out. */
-void mc_render_block_avg(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
-                         int wt, OmctiPicture *out, int ya, int yb, uint16_t *buf,
-                         uint8_t *tmp)
-{
-    const McGrid *g = &s->shifted;
-    uint8_t *dst[3] = { tmp, tmp + 32 * 32, tmp + 2 * 32 * 32 };
-    const ptrdiff_t ts[3] = { 32, 32, 32 };
-    render_block(s, g, vec, pr, bx, by, wt, dst, ts, buf);
-    for (int c = 0; c < 3; c++) {
-        const int pw = c ? chroma_size(s->w) : s->w, ph = c ? chroma_size(s->h) : s->h;
-        const int bs = c ? s->block / 2 : s->block;
-        const int x0 = (c ? g->ox >> 1 : g->ox) + bx * bs, y0 = (c ? g->oy >> 1 : g->oy) + by * bs;
-        const int w = min_i(bs, pw - x0);
-        const int r0 = max_i(y0, c ? ya >> 1 : ya), r1 = min_i(min_i(y0 + bs, ph), c ? yb >> 1 : yb);
-        for (int y = r0; y < r1; y++) {
-            uint8_t *o = out->data[c] + (ptrdiff_t)y * out->stride[c] + x0;
-            const uint8_t *t = dst[c] + (y - y0) * 32;
-            for (int x = 0; x < w; x++)
-                o[x] = (uint8_t)((o[x] + t[x] + 1) >> 1);
-        }
-    }
-}
-
 /* dst = the prediction of v over a quarter, or a copy of the own vector's
  * (own_pred) where v is the own vector. */
 static void predict_quarter(const Mc *s, uint16_t *dst, const uint16_t *own_pred, McVec v,
@@ -246,15 +221,16 @@ static void predict_quarter(const Mc *s, uint16_t *dst, const uint16_t *own_pred
  * quarters go in raster order: a prediction kernel writes 8 columns or
  * more, past a quarter narrower than that (2 or 4 columns) into the next
  * quarter's columns, which that quarter then overwrites. */
-void mc_render_block_quad(const Mc *s, const McVec *vq, const FilterPair *pr, int bx, int by,
-                          int wt, OmctiPicture *out, uint16_t *buf)
+static void render_block_quad(const Mc *s, const McGrid *g, const McVec *vq, const FilterPair *pr,
+                              int bx, int by, int wt, uint8_t *const dst[3],
+                              const ptrdiff_t dstride[3], uint16_t *buf)
 {
-    const size_t n8x = 2 * (size_t)s->nbx;
+    const size_t n8x = 2 * (size_t)g->nbx;
     uint16_t *O = buf, *H = buf + 32 * 32, *V = buf + 2 * 32 * 32, *HI = buf + 3 * 32 * 32,
              *VI = buf + 4 * 32 * 32, *M = buf + 5 * 32 * 32;
     for (int c = 0; c < 3; c++) {
         const int bs = c ? s->block / 2 : s->block, qs = bs / 2, mi = c ? 1 : 0;
-        const int x0 = bx * bs, y0 = by * bs;
+        const int x0 = (c ? g->ox >> 1 : g->ox) + bx * bs, y0 = (c ? g->oy >> 1 : g->oy) + by * bs;
         for (int i = 0; i < 4; i++) {
             const int qx = i & 1, qy = i >> 1, xq = x0 + qx * qs, yq = y0 + qy * qs;
             const size_t k = (2 * (size_t)by + qy) * n8x + 2 * (size_t)bx + qx;
@@ -278,8 +254,48 @@ void mc_render_block_quad(const Mc *s, const McVec *vq, const FilterPair *pr, in
                 M[y * 32 + x] = (uint16_t)((8 * p0 + m1[y * bs + x] * (HI[y * 32 + x] - p0) +
                                             m2[y * bs + x] * (VI[y * 32 + x] - p0) + 4) >> 3);
             }
-        const ptrdiff_t ds = out->stride[c];
-        s->dsp.obmc(out->data[c] + (ptrdiff_t)y0 * ds + x0, ds, M, H, V, 32, s->mask8[mi][0],
-                    s->mask8[mi][1], s->mask8[mi][2], bs, bs, bs);
+        s->dsp.obmc(dst[c], dstride[c], M, H, V, 32, s->mask8[mi][0], s->mask8[mi][1],
+                    s->mask8[mi][2], bs, bs, bs);
+    }
+}
+
+void mc_render_block_quad(const Mc *s, const McVec *vq, const FilterPair *pr, int bx, int by,
+                          int wt, OmctiPicture *out, uint16_t *buf)
+{
+    uint8_t *dst[3];
+    ptrdiff_t ds[3];
+    for (int c = 0; c < 3; c++) {
+        const int bs = c ? s->block / 2 : s->block;
+        ds[c] = out->stride[c];
+        dst[c] = out->data[c] + (ptrdiff_t)by * bs * ds[c] + bx * bs;
+    }
+    render_block_quad(s, &s->grid, vq, pr, bx, by, wt, dst, ds, buf);
+}
+
+/* The shifted grid's block is rendered whole into tmp (a band's edge may
+ * cut it: each band averages its own rows), then averaged into out. */
+void mc_render_block_avg(const Mc *s, const McVec *vec, const McVec *vq, int split,
+                         const FilterPair *pr, int bx, int by, int wt, OmctiPicture *out, int ya,
+                         int yb, uint16_t *buf, uint8_t *tmp)
+{
+    const McGrid *g = &s->shifted;
+    uint8_t *dst[3] = { tmp, tmp + 32 * 32, tmp + 2 * 32 * 32 };
+    const ptrdiff_t ts[3] = { 32, 32, 32 };
+    if (split)
+        render_block_quad(s, g, vq, pr, bx, by, wt, dst, ts, buf);
+    else
+        render_block(s, g, vec, pr, bx, by, wt, dst, ts, buf);
+    for (int c = 0; c < 3; c++) {
+        const int pw = c ? chroma_size(s->w) : s->w, ph = c ? chroma_size(s->h) : s->h;
+        const int bs = c ? s->block / 2 : s->block;
+        const int x0 = (c ? g->ox >> 1 : g->ox) + bx * bs, y0 = (c ? g->oy >> 1 : g->oy) + by * bs;
+        const int w = min_i(bs, pw - x0);
+        const int r0 = max_i(y0, c ? ya >> 1 : ya), r1 = min_i(min_i(y0 + bs, ph), c ? yb >> 1 : yb);
+        for (int y = r0; y < r1; y++) {
+            uint8_t *o = out->data[c] + (ptrdiff_t)y * out->stride[c] + x0;
+            const uint8_t *t = dst[c] + (y - y0) * 32;
+            for (int x = 0; x < w; x++)
+                o[x] = (uint8_t)((o[x] + t[x] + 1) >> 1);
+        }
     }
 }

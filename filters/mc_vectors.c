@@ -210,15 +210,15 @@ McVec mc_refine_block(const Mc *s, const McGrid *g, const FilterPair *pr, int bx
     return mc_refine(&c, g, &s->ph, vec_a, bx, by);
 }
 
-int mc_quad_block(const Mc *s, const FilterPair *pr, int bx, int by, const McVec *vec_c,
-                  McVec *vec_q)
+int mc_quad_block(const Mc *s, const McGrid *g, const FilterPair *pr, int bx, int by,
+                  const McVec *vec_c, McVec *vec_q)
 {
     const McCostCtx c = { &s->dsp, &pr->prev->p[0], &pr->next->p[0], &s->ph, NULL, NULL, NULL,
                           NULL };
     McVec q[4];
     const MotionFields *f = pr->fields;
-    const int any = mc_quad(&c, &s->grid, &s->ph, vec_c, (const McVec *)f->fwd.mv,
+    const int any = mc_quad(&c, g, &s->ph, vec_c, (const McVec *)f->fwd.mv,
                             (const McVec *)f->bwd.mv, bx, by, q);
-    mc_quad_store(vec_q, s->nbx, bx, by, q);
+    mc_quad_store(vec_q, g->nbx, bx, by, q);
     return any;
 }

@@ -34,8 +34,9 @@ typedef struct CudaFilter {
     int overlap;
     McGrid g;
     McVec *d_vec;              /* vec_a, vec_c: nb each; vec_q: 4 nb;
-                                  vec_sa, vec_sc: nb each                   */
-    uint8_t *d_split;          /* nb: the quadrant split's switches        */
+                                  vec_sa, vec_sc: nb each; vec_sq: 4 nb    */
+    uint8_t *d_split;          /* 2 nb: the quadrant splits' switches
+                                  (first grid, shifted grid)               */
     McVec *d_fields;           /* host fields uploaded: fwd, bwd           */
     int32_t *d_tab;
     int K;
@@ -98,8 +99,8 @@ static int setup(CudaFilter *f, const FilterParams *p, char *err, size_t errlen)
     if (!f->motion)
         return 0;
     const size_t nb = (size_t)f->g.nbx * f->g.nby;
-    CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 8 * nb * sizeof *f->d_vec));
-    CUDA_CHECK(cudaMalloc((void **)&f->d_split, nb));
+    CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 12 * nb * sizeof *f->d_vec));
+    CUDA_CHECK(cudaMalloc((void **)&f->d_split, 2 * nb));
     CUDA_CHECK(cudaMalloc((void **)&f->d_fields, 2 * nb * sizeof *f->d_fields));
     CUDA_CHECK(cudaMalloc((void **)&f->d_stats, sizeof *f->d_stats));
     CUDA_CHECK(cudaMallocHost((void **)&f->h_stats, sizeof *f->h_stats));
@@ -271,6 +272,8 @@ static int fill_args(CudaFilter *f, const FilterPair *pr, CudaMcArgs *a, int sp,
         a->gs = mc_grid_shifted(&f->g);
         a->vec_sa = f->d_vec + 6 * nb;
         a->vec_sc = f->d_vec + 7 * nb;
+        a->vec_sq = f->d_vec + 8 * nb;
+        a->split_s = f->d_split + nb;
     }
     a->ph = (McPhase){ f->d_tab, f->K, num, den };
     a->cam = f->cam;

@@ -37,9 +37,11 @@ typedef struct CudaMcArgs {
     uint8_t *split;
     /* Under OBMC, the shifted grid (mc_grid_shifted() of g; none where
      * gs.nbx or gs.nby is 0), its stages A and C (nbx*nby of g each, gs's
-     * own layout): averaged into the picture where it covers it. */
+     * own layout) and its quadrant split (vec_sq: 4 per block, split_s):
+     * averaged into the picture where it covers it. */
     McGrid gs;
-    McVec *vec_sa, *vec_sc;
+    McVec *vec_sa, *vec_sc, *vec_sq;
+    uint8_t *split_s;
     McPhase ph;                    /* the phase and its displacement table  */
     int wt;                        /* phase_weight256(num, den)             */
     uint8_t *out[3];               /* output planes                         */
@@ -197,6 +199,26 @@ MCF void mc_refine_shifted_block(const CudaMcArgs *a, int k)
         a->vec_sc[k] = v;
 }
 
+/* The quadrant split of block k of the shifted grid (after the first
+ * grid's k_quad): a block that acts splits as the first grid's blocks do
+ * where mc_shifted_may_split(), the others keep their vector in all four
+ * quarters (the CPU's shifted_split_row()). */
+MCF void mc_quad_shifted_block(const CudaMcArgs *a, int k)
+{
+    const int bx = k % a->gs.nbx, by = k / a->gs.nbx;
+    McVec q[4];
+    int any = 0;
+    if (mc_shifted_active(&a->g, a->vec_a, bx, by) &&
+        mc_shifted_may_split(&a->g, a->split, bx, by))
+        any = mc_quad(a, &a->gs, &a->ph, a->vec_sc, a->fwd, a->bwd, bx, by, q);
+    else
+        q[0] = q[1] = q[2] = q[3] = a->vec_sc[k];
+    if (MC_LANE == 0) {
+        mc_quad_store(a->vec_sq, a->gs.nbx, bx, by, q);
+        a->split_s[k] = (uint8_t)any;
+    }
+}
+
 /* One output pixel (x, y) of plane c: under OBMC, the first grid's pixel
  * averaged with the shifted grid's where a block of it that acts covers
  * (x, y) (the CPU's mc_render_block_avg()). */
@@ -214,7 +236,10 @@ MCF int mc_render_pixel(const CudaMcArgs *a, int c, int x, int y)
     if (a->gs.nbx == 0 || a->gs.nby == 0 || sx < 0 || sy < 0 ||
         !mc_shifted_active(&a->g, a->vec_a, sx / bs, sy / bs))
         return v;
-    return (v + mc_render_px(P, N, &a->ph, a->wt, &a->gs, a->vec_sc, 1, c != 0, x, y) + 1) >> 1;
+    const int s = a->split_s[(sy / bs) * a->gs.nbx + sx / bs]
+                      ? mc_render_quad_px(P, N, &a->ph, a->wt, &a->gs, a->vec_sq, c != 0, x, y)
+                      : mc_render_px(P, N, &a->ph, a->wt, &a->gs, a->vec_sc, 1, c != 0, x, y);
+    return (v + s + 1) >> 1;
 }
 
 /* filters/blend.c at one pixel. */

@@ -58,6 +58,13 @@ __global__ void __launch_bounds__(32 * WARPS) k_refine_shifted(const __grid_cons
         mc_refine_shifted_block(&a, k);
 }
 
+__global__ void __launch_bounds__(32 * WARPS) k_quad_shifted(const __grid_constant__ CudaMcArgs a)
+{
+    const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
+    if (k < a.gs.nbx * a.gs.nby)
+        mc_quad_shifted_block(&a, k);
+}
+
 /* blockIdx.z = plane; rows [y0, y1) of that plane. */
 template <int MODE>
 __global__ void __launch_bounds__(256) k_render(const __grid_constant__ CudaMcArgs a, int r0, int r1)
@@ -144,6 +151,9 @@ extern "C" cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st)
     if ((rc = cudaGetLastError()) != cudaSuccess)
         return rc;
     k_refine_shifted<<<(ns + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
+    if ((rc = cudaGetLastError()) != cudaSuccess)
+        return rc;
+    k_quad_shifted<<<(ns + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     return cudaGetLastError();
 }
 

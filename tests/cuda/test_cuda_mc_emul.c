@@ -58,8 +58,8 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
                         (uint8_t)mc_blend_pixel(&a, c, x, y);
         return;
     }
-    McVec *vec = malloc(8 * (size_t)nb * sizeof *vec);
-    uint8_t *split = malloc((size_t)nb);
+    McVec *vec = malloc(12 * (size_t)nb * sizeof *vec);
+    uint8_t *split = malloc(2 * (size_t)nb);
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
     uint32_t *keys = malloc(MOTION_CAMERA_KEYS(nb) * sizeof *keys);
@@ -79,6 +79,8 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         a.gs = mc_grid_shifted(&a.g);
         a.vec_sa = vec + 6 * nb;
         a.vec_sc = vec + 7 * nb;
+        a.vec_sq = vec + 8 * nb;
+        a.split_s = split + nb;
     }
     const int K = 16 * (range + 2);
     int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
@@ -101,6 +103,10 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         }
         for (int k = 0; k < a.gs.nbx * a.gs.nby; k++)
             mc_refine_shifted_block(&a, k);
+        for (int k = 0; k < a.gs.nbx * a.gs.nby; k++) {
+            mc_quad_shifted_block(&a, k);
+            blocks[2] += a.split_s[k];
+        }
     }
     for (int c = 0; c < 3; c++)
         for (int y = 0; y < (c ? chroma_size(h) : h); y++)
@@ -284,8 +290,9 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--y4m") && i + 1 < argc)
             y4m = argv[++i];
     TestState ts = { 0, 0 };
-    /* per block size (8, 16, 32): blocks split, shifted-grid blocks that acted */
-    long pictures = 0, blocks[3][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
+    /* per block size (8, 16, 32): blocks split, shifted-grid blocks that
+     * acted, and those of them split */
+    long pictures = 0, blocks[3][3] = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
     long models = 0;   /* pictures chosen with a camera model */
     for (int b = 4; b <= 32; b += 4)   /* 8, 16, 32 by words; the others byte by byte */
         test_static_share(&ts, b);
@@ -333,11 +340,13 @@ int main(int argc, char **argv)
     for (int i = 0; i < 3; i++) {
         CHECK(&ts, blocks[i][0] > 0, "blocks of %d: none took the quadrant split", 8 << i);
         CHECK(&ts, blocks[i][1] > 0, "blocks of %d: no block of the shifted grid acted", 8 << i);
+        CHECK(&ts, blocks[i][2] > 0, "blocks of %d: no block of the shifted grid split", 8 << i);
     }
     CHECK(&ts, models > 0, "no picture was chosen with a camera model: the zoom proved nothing");
-    printf("%ld pictures compared, %ld / %ld / %ld blocks split and %ld / %ld / %ld shifted "
-           "blocks acting (blocks of 8 / 16 / 32), %ld with a camera model\n",
+    printf("%ld pictures compared, %ld / %ld / %ld blocks split, %ld / %ld / %ld shifted "
+           "blocks acting and %ld / %ld / %ld of them split (blocks of 8 / 16 / 32), %ld with "
+           "a camera model\n",
            pictures, blocks[0][0], blocks[1][0], blocks[2][0], blocks[0][1], blocks[1][1],
-           blocks[2][1], models);
+           blocks[2][1], blocks[0][2], blocks[1][2], blocks[2][2], models);
     return test_finish(&ts, "cuda-mc-emul");
 }
