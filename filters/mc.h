@@ -20,8 +20,9 @@
  * first grid's stage A vectors under one of its blocks differ by 4 pel or
  * more (mc_shifted_active()), that block chooses its own vector by the
  * same stages A and C from the same fields (and the first grid's vectors
- * under it) and is rendered the same way (without the quadrant split),
- * and the picture there is the rounded average of the two renders: the
+ * under it), takes the quadrant split where the first grid kept the
+ * blocks under it whole (mc_shifted_may_split()), and is rendered the same
+ * way, and the picture there is the rounded average of the two renders: the
  * two grids' vectors fit different windows, and their errors partly
  * cancel (docs/quality.md, "two block grids"). The measurements behind
  * each choice are in docs/quality.md.
