@@ -243,9 +243,11 @@ static void shifted_render_row(const Mc *s, const FilterPair *pr, int j, const M
  * i - 3, and averages its row r - 1 in after the first grid's row r = i - 3
  * is rendered, into the band's own pixel rows only; the first half of the
  * shifted row that straddles the band's end is averaged in after the
- * loop, once the step whose claim failed has run its stages (the split of
- * the shifted row below it). Its halo rows (A from r0 - 4, C from r0 - 3,
- * the split from r0 - 2) make the first grid's halo one row deeper. */
+ * loop. The halves of the shifted rows that straddle the band's edges
+ * which the band discards are rendered without the rows beyond them
+ * (mc_render_block_avg()), so its halo rows (A from r0 - 3, C from r0 - 2,
+ * the split from r0 - 1) need no first-grid row that the band did not
+ * already compute. */
 static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int tid,
                      _Atomic uint64_t *own, int r0)
 {
@@ -264,27 +266,22 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
     uint8_t tmp[3 * 32 * 32];
     if ((int)(atomic_load_explicit(own, memory_order_relaxed) >> 32) <= r0)
         return; /* an empty band (fewer rows than threads) */
-    /* the first row each stage needs: under the shifted grid, its split
-     * from r0 - 2 (the render of its row r0 - 1 reads the quarters of
-     * r0 - 2), which needs its C from r0 - 3 and the first grid's split
-     * from r0 - 2 (mc_shifted_may_split()); its C of r0 - 3 needs its A
-     * from r0 - 4 and the first grid's C of r0 - 3 (a block that does not
-     * act takes it); so the first grid runs A from r0 - 4, C from r0 - 3
-     * and the split from r0 - 2, one row more of each than its own render
-     * needs */
-    const int c0 = max_i(r0 - lag + 1 - shift_on, 0), q0 = max_i(r0 - 1 - shift_on, 0);
-    const int sa0 = max_i(r0 - 4, 0), sc0 = max_i(r0 - 3, 0), sq0 = max_i(r0 - 2, 0);
-    int end = nby, draining = 0;
-    for (int i = max_i(r0 - lag - shift_on, 0); i < nby + lag; i++) {
+    /* the first row each stage needs: the band keeps only the bottom half
+     * of the shifted row r0 - 1, which reads its own quarters and those of
+     * row r0 (mc_render_block_avg()), so the shifted split from r0 - 1,
+     * which needs the shifted C from r0 - 2 and the first grid's split from
+     * r0 - 1 (mc_shifted_may_split()); the shifted C of r0 - 2 needs its A
+     * from r0 - 3 and the first grid's C of r0 - 2 (a block that does not
+     * act takes it), and its A of r0 - 3 the first grid's A of r0 - 3 and
+     * r0 - 2: all computed for the first grid's own halo */
+    const int c0 = max_i(r0 - lag + 1, 0), q0 = max_i(r0 - 1, 0);
+    const int sa0 = max_i(r0 - 3, 0), sc0 = max_i(r0 - 2, 0), sq0 = max_i(r0 - 1, 0);
+    int end = nby;
+    for (int i = max_i(r0 - lag, 0); i < nby + lag; i++) {
         const int r = i - lag;
-        if (r >= r0 && !draining && !band_claim(own, r)) {
+        if (r >= r0 && !band_claim(own, r)) {
             end = r;
-            if (!shift_on)
-                break;
-            /* this step's stages still run: the render of the shifted
-             * row end - 1 after the loop reads the quarters of row end,
-             * whose split is this step's */
-            draining = 1;
+            break;
         }
         if (i < nby)
             for (int bx = 0; bx < nbx; bx++)
@@ -304,8 +301,6 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
             shifted_refine_row(s, pr, i - 2, vec_a, vec_c, vec_sa, vec_sc);
         if (shift_on && i - 3 >= sq0 && i - 3 < snby)
             shifted_split_row(s, pr, i - 3, vec_a, vec_sc, vec_sq, split_s, split);
-        if (draining)
-            break;
         if (r >= r0) {
             for (int bx = 0; bx < nbx; bx++) {
                 if (split_on && split[(size_t)r * nbx + bx])
@@ -343,11 +338,11 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * i-2..i, the quadrant split of row i - 2, which needs C of rows
      * i-3..i-1, and rendering of row i - 3, which needs C and the quarters
      * of rows i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of
-     * row i - 2). The rows that a band needs above its first row (4 rows of
-     * A, 3 of C, 2 of the split, and the shifted grid's 4 rows of A, 3 of C
-     * and 2 of the split, for its blocks that act; without OBMC 2 of A, 1 of
-     * C) and below its last (those its last steps compute before and in the
-     * step whose claim fails) it computes
+     * row i - 2). The rows that a band needs above its first row (3 rows of
+     * A, 2 of C, 1 of the split, and the shifted grid's 3 rows of A, 2 of C
+     * and 1 of the split, for its blocks that act; without OBMC 2 of A, 1 of
+     * C) and below its last (those its last steps compute before a claim
+     * fails) it computes
      * itself, into its own arrays: every value is a deterministic function of the
      * pair and the phase, so the picture is the same for every thread count
      * and every split, no thread ever waits for another (no barrier inside

@@ -134,9 +134,12 @@ static void copy_cols(uint16_t *dst, const uint16_t *src, int w, int h)
  * multiples of 32/256, so the sum (w_own*p_own + w_h*p_h + w_v*p_v + 2048)
  * >> 12 equals (k0*p0 + k1*ph + k2*pv + 64) >> 7 with k = w/32, which for
  * ph == pv == p0 is (p0 + 8) >> 4, the one-vector picture. */
+/* halves: 1 the block's top half is kept (it reads the block above), 2 its
+ * bottom half (the block below); a half not kept is computed with the own
+ * vector for that neighbour, whose row the caller may not have computed. */
 static void render_block(const Mc *s, const McGrid *g, const McVec *vec, const FilterPair *pr,
-                         int bx, int by, int wt, uint8_t *const dst[3], const ptrdiff_t dstride[3],
-                         uint16_t *buf)
+                         int bx, int by, int wt, int halves, uint8_t *const dst[3],
+                         const ptrdiff_t dstride[3], uint16_t *buf)
 {
     const size_t k = (size_t)by * g->nbx + bx;
     const McVec own = vec[k];
@@ -144,8 +147,8 @@ static void render_block(const Mc *s, const McGrid *g, const McVec *vec, const F
     if (s->overlap) {
         if (bx > 0) vl = vec[k - 1];
         if (bx + 1 < g->nbx) vr = vec[k + 1];
-        if (by > 0) vt = vec[k - g->nbx];
-        if (by + 1 < g->nby) vb = vec[k + g->nbx];
+        if (by > 0 && (halves & 1)) vt = vec[k - g->nbx];
+        if (by + 1 < g->nby && (halves & 2)) vb = vec[k + g->nbx];
     }
     const int same = mc_vec_eq(vl, own) && mc_vec_eq(vr, own) && mc_vec_eq(vt, own) && mc_vec_eq(vb, own);
     uint16_t *O = buf, *H = buf + 32 * 32, *V = buf + 2 * 32 * 32;
@@ -198,7 +201,7 @@ void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx
         ds[c] = out->stride[c];
         dst[c] = out->data[c] + (ptrdiff_t)by * bs * ds[c] + bx * bs;
     }
-    render_block(s, &s->grid, vec, pr, bx, by, wt, dst, ds, buf);
+    render_block(s, &s->grid, vec, pr, bx, by, wt, 3, dst, ds, buf);
 }
 
 /* dst = the prediction of v over a quarter, or a copy of the own vector's
@@ -220,9 +223,11 @@ static void predict_quarter(const Mc *s, uint16_t *dst, const uint16_t *own_pred
  * block is an inner one (mc_quad()), whole inside every plane. The
  * quarters go in raster order: a prediction kernel writes 8 columns or
  * more, past a quarter narrower than that (2 or 4 columns) into the next
- * quarter's columns, which that quarter then overwrites. */
+ * quarter's columns, which that quarter then overwrites. halves as for
+ * render_block(): a half not kept takes the own quarter's vector for the
+ * quarters above (below) it. */
 static void render_block_quad(const Mc *s, const McGrid *g, const McVec *vq, const FilterPair *pr,
-                              int bx, int by, int wt, uint8_t *const dst[3],
+                              int bx, int by, int wt, int halves, uint8_t *const dst[3],
                               const ptrdiff_t dstride[3], uint16_t *buf)
 {
     const size_t n8x = 2 * (size_t)g->nbx;
@@ -235,7 +240,8 @@ static void render_block_quad(const Mc *s, const McGrid *g, const McVec *vq, con
             const int qx = i & 1, qy = i >> 1, xq = x0 + qx * qs, yq = y0 + qy * qs;
             const size_t k = (2 * (size_t)by + qy) * n8x + 2 * (size_t)bx + qx;
             const McVec own = vq[k];
-            const McVec ho = vq[qx ? k + 1 : k - 1], vo = vq[qy ? k + n8x : k - n8x];
+            const McVec ho = vq[qx ? k + 1 : k - 1];
+            const McVec vo = (halves >> qy) & 1 ? vq[qy ? k + n8x : k - n8x] : own;
             const McVec hi = vq[qx ? k - 1 : k + 1], vi = vq[qy ? k - n8x : k + n8x];
             const int o = qy * qs * 32 + qx * qs;
             predict(s, O + o, pr, c, own, xq, yq, qs, qs, wt);
@@ -269,11 +275,15 @@ void mc_render_block_quad(const Mc *s, const McVec *vq, const FilterPair *pr, in
         ds[c] = out->stride[c];
         dst[c] = out->data[c] + (ptrdiff_t)by * bs * ds[c] + bx * bs;
     }
-    render_block_quad(s, &s->grid, vq, pr, bx, by, wt, dst, ds, buf);
+    render_block_quad(s, &s->grid, vq, pr, bx, by, wt, 3, dst, ds, buf);
 }
 
 /* The shifted grid's block is rendered whole into tmp (a band's edge may
- * cut it: each band averages its own rows), then averaged into out. */
+ * cut it: each band averages its own rows), then averaged into out. A half
+ * of the block outside [ya, yb) is discarded, so it is rendered without
+ * the neighbours on its side (render_block()'s halves): the band's
+ * wavefront need not compute the shifted row above its first row's
+ * block, nor the one below its last (mc_cpu.c band_run()). */
 void mc_render_block_avg(const Mc *s, const McVec *vec, const McVec *vq, int split,
                          const FilterPair *pr, int bx, int by, int wt, OmctiPicture *out, int ya,
                          int yb, uint16_t *buf, uint8_t *tmp)
@@ -281,10 +291,12 @@ void mc_render_block_avg(const Mc *s, const McVec *vec, const McVec *vq, int spl
     const McGrid *g = &s->shifted;
     uint8_t *dst[3] = { tmp, tmp + 32 * 32, tmp + 2 * 32 * 32 };
     const ptrdiff_t ts[3] = { 32, 32, 32 };
+    const int ym = g->oy + by * s->block + s->block / 2; /* luma row of the halves' seam */
+    const int halves = (ya < ym) | (yb > ym) << 1;
     if (split)
-        render_block_quad(s, g, vq, pr, bx, by, wt, dst, ts, buf);
+        render_block_quad(s, g, vq, pr, bx, by, wt, halves, dst, ts, buf);
     else
-        render_block(s, g, vec, pr, bx, by, wt, dst, ts, buf);
+        render_block(s, g, vec, pr, bx, by, wt, halves, dst, ts, buf);
     for (int c = 0; c < 3; c++) {
         const int pw = c ? chroma_size(s->w) : s->w, ph = c ? chroma_size(s->h) : s->h;
         const int bs = c ? s->block / 2 : s->block;

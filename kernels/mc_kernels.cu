@@ -146,7 +146,8 @@ extern "C" cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st)
     const int ns = a->gs.nbx * a->gs.nby;
     if (rc != cudaSuccess || ns == 0)
         return rc;
-    /* the shifted grid, after the first grid's stage C */
+    /* the shifted grid, after the first grid's split (k_quad_shifted reads
+     * the first grid's switches) */
     k_choose_shifted<<<(ns + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     if ((rc = cudaGetLastError()) != cudaSuccess)
         return rc;
