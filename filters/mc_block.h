@@ -391,6 +391,17 @@ MCF int mc_shifted_active(const McGrid *g, const McVec *vec_a, int bx, int by)
     return 0;
 }
 
+/* The four quarter vectors q of block (bx, by) into the quarter grid vq
+ * (2 nbx columns). */
+MCF void mc_quad_store(McVec *vq, int nbx, int bx, int by, const McVec q[4])
+{
+    const int n8x = 2 * nbx, i = 2 * by * n8x + 2 * bx;
+    vq[i] = q[0];
+    vq[i + 1] = q[1];
+    vq[i + n8x] = q[2];
+    vq[i + n8x + 1] = q[3];
+}
+
 /* Whether block (bx, by) of the shifted grid, one that acts, may take the
  * quadrant split (mc_stages.h mc_quad()): only where none of the first
  * grid's blocks under it (mc_shifted_under(); split: the first grid's

@@ -209,8 +209,8 @@ static void shifted_split_row(const Mc *s, const FilterPair *pr, int j, const Mc
             mc_shifted_may_split(&s->grid, split, bx, j)) {
             split_s[k] = (uint8_t)mc_quad_block(s, sg, pr, bx, j, sc, sq);
         } else {
-            const size_t n8x = 2 * (size_t)sg->nbx, i = 2 * (size_t)j * n8x + 2 * (size_t)bx;
-            sq[i] = sq[i + 1] = sq[i + n8x] = sq[i + n8x + 1] = sc[k];
+            const McVec q[4] = { sc[k], sc[k], sc[k], sc[k] };
+            mc_quad_store(sq, sg->nbx, bx, j, q);
             split_s[k] = 0;
         }
     }

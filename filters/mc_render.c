@@ -190,17 +190,25 @@ static void render_block(const Mc *s, const McGrid *g, const McVec *vec, const F
     }
 }
 
+/* The three planes' pointers and strides of block (bx, by) of the first
+ * grid in out. */
+static void first_grid_dst(const Mc *s, OmctiPicture *out, int bx, int by, uint8_t *dst[3],
+                           ptrdiff_t ds[3])
+{
+    for (int c = 0; c < 3; c++) {
+        const int bs = c ? s->block / 2 : s->block;
+        ds[c] = out->stride[c];
+        dst[c] = out->data[c] + (ptrdiff_t)by * bs * ds[c] + bx * bs;
+    }
+}
+
 /* Block (bx, by) of the first grid, into out. */
 void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
                      int wt, OmctiPicture *out, uint16_t *buf)
 {
     uint8_t *dst[3];
     ptrdiff_t ds[3];
-    for (int c = 0; c < 3; c++) {
-        const int bs = c ? s->block / 2 : s->block;
-        ds[c] = out->stride[c];
-        dst[c] = out->data[c] + (ptrdiff_t)by * bs * ds[c] + bx * bs;
-    }
+    first_grid_dst(s, out, bx, by, dst, ds);
     render_block(s, &s->grid, vec, pr, bx, by, wt, 3, dst, ds, buf);
 }
 
@@ -270,11 +278,7 @@ void mc_render_block_quad(const Mc *s, const McVec *vq, const FilterPair *pr, in
 {
     uint8_t *dst[3];
     ptrdiff_t ds[3];
-    for (int c = 0; c < 3; c++) {
-        const int bs = c ? s->block / 2 : s->block;
-        ds[c] = out->stride[c];
-        dst[c] = out->data[c] + (ptrdiff_t)by * bs * ds[c] + bx * bs;
-    }
+    first_grid_dst(s, out, bx, by, dst, ds);
     render_block_quad(s, &s->grid, vq, pr, bx, by, wt, 3, dst, ds, buf);
 }
 

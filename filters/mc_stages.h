@@ -398,14 +398,3 @@ MCF int mc_quad(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const McVec 
     }
     return any;
 }
-
-/* The four quarter vectors q of block (bx, by) into the quarter grid vq
- * (2 nbx columns). */
-MCF void mc_quad_store(McVec *vq, int nbx, int bx, int by, const McVec q[4])
-{
-    const int n8x = 2 * nbx, i = 2 * by * n8x + 2 * bx;
-    vq[i] = q[0];
-    vq[i + 1] = q[1];
-    vq[i + n8x] = q[2];
-    vq[i + n8x + 1] = q[3];
-}
