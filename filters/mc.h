@@ -15,17 +15,19 @@
  * block is compensated with bicubic samples: with one vector (mcti) or per
  * sub-block with its own vector and the two neighbouring blocks' vectors
  * under per-pixel OBMC masks (omcti; H.263 Annex F masks scaled to the
- * block). Under OBMC a second grid, shifted by half a block right and down
- * (mc_block.h mc_grid_shifted()), acts where two motions meet: where the
- * first grid's stage A vectors under one of its blocks differ by 4 pel or
- * more (mc_shifted_active()), that block chooses its own vector by the
- * same stages A and C from the same fields (and the first grid's vectors
- * under it), takes the quadrant split where the first grid kept the
- * blocks under it whole (mc_shifted_may_split()), and is rendered the same
- * way, and the picture there is the rounded average of the two renders: the
- * two grids' vectors fit different windows, and their errors partly
- * cancel (docs/quality.md, "two block grids"). The measurements behind
- * each choice are in docs/quality.md.
+ * block). Under OBMC three more grids lie half a block away (right and
+ * down, mc_grid_shifted(); right, or down, mc_grid_half()) and act where
+ * two motions meet: where the first grid's stage A vectors of the 2x2
+ * blocks at a block's index differ by 4 pel or more (mc_shifted_active()),
+ * that block of each grid chooses its own vector by the same stages A and
+ * C from the same fields (and the first grid's vectors there), the shifted
+ * grid's takes the quadrant split where the first grid kept the blocks
+ * under it whole (mc_shifted_may_split()), each is rendered the same way,
+ * and each pixel there is the rounded average of the first grid's pixel
+ * and the acting blocks' that cover it (mc_grid_average()): the grids'
+ * vectors fit different windows, and their errors partly cancel
+ * (docs/quality.md, "two block grids", "four block grids"). The
+ * measurements behind each choice are in docs/quality.md.
  *
  * Everything per pixel is integer arithmetic in a fixed order, so a GPU port
  * can reproduce it bit for bit:

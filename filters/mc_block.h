@@ -155,19 +155,46 @@ MCF McGrid mc_grid_make(int width, int height, int block)
     return g;
 }
 
-/* The grid g shifted by half a block right and down: its blocks straddle
- * g's, so that the two grids' OBMC renders average their errors
- * (docs/quality.md, "two block grids"). The first half block of columns
- * and rows belongs to g alone; nbx, nby count the blocks that start inside
- * the picture (possibly none: a picture of half a block or less). */
-MCF McGrid mc_grid_shifted(const McGrid *g)
+/* The grid g moved by (dx, dy) luma pixels (0 or half a block each): its
+ * blocks straddle g's. The first dx columns and dy rows belong to g alone;
+ * nbx, nby count the blocks that start inside the picture (possibly none:
+ * a picture of half a block or less). */
+MCF McGrid mc_grid_offset(const McGrid *g, int dx, int dy)
 {
     McGrid s = *g;
-    s.ox = g->block / 2;
-    s.oy = g->block / 2;
+    s.ox = dx;
+    s.oy = dy;
     s.nbx = g->width > s.ox ? (g->width - s.ox + g->block - 1) / g->block : 0;
     s.nby = g->height > s.oy ? (g->height - s.oy + g->block - 1) / g->block : 0;
     return s;
+}
+
+/* The grid g shifted by half a block right and down: its blocks straddle
+ * g's, so that the two grids' OBMC renders average their errors
+ * (docs/quality.md, "two block grids"). */
+MCF McGrid mc_grid_shifted(const McGrid *g)
+{
+    return mc_grid_offset(g, g->block / 2, g->block / 2);
+}
+
+/* The two half-shifted grids: g moved by half a block right (h = 0) or
+ * down (h = 1). Where the shifted grid acts (mc_shifted_active() of the
+ * same index), these act too, choose their own vectors the same way (no
+ * quadrant split), and the picture there is the average of every grid
+ * that covers the pixel (mc_grid_average()): four windows where two
+ * motions meet, whose errors partly cancel (docs/quality.md, "four block
+ * grids"). */
+MCF McGrid mc_grid_half(const McGrid *g, int h)
+{
+    return mc_grid_offset(g, h ? 0 : g->block / 2, h ? g->block / 2 : 0);
+}
+
+/* A pixel of the first grid's picture first, averaged with the sum of the
+ * n (0..3) other grids' pixels that act there, rounded: with one other grid
+ * (first + other + 1) >> 1. */
+MCF int mc_grid_average(int first, int sum, int n)
+{
+    return (first + sum + (n + 1) / 2) / (n + 1);
 }
 
 /* n/d rounded to nearest, halves away from zero (d > 0), so that

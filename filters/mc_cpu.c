@@ -2,6 +2,7 @@
  * (mc_dsp.h) and the band wavefront that builds a picture. */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #if OMCTI_HAVE_OPENMP
 #include <omp.h>
 #endif
@@ -22,6 +23,14 @@ static void mc_cpu_uninit(void **priv)
     aligned_free(s->vec_sc);
     aligned_free(s->vec_sq);
     aligned_free(s->split_s);
+    for (int h = 0; h < 2; h++) {
+        aligned_free(s->vec_ha[h]);
+        aligned_free(s->vec_hc[h]);
+    }
+    for (int c = 0; c < 3; c++) {
+        aligned_free(s->acc[c]);
+        aligned_free(s->cnt[c]);
+    }
     aligned_free(s->tab);
     aligned_free(s->keys);
     aligned_free((void *)s->band);
@@ -43,6 +52,8 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->nby = (p->height + p->block - 1) / p->block;
     s->grid = mc_grid_make(s->w, s->h, s->block);
     s->shifted = mc_grid_shifted(&s->grid);
+    s->half[0] = mc_grid_half(&s->grid, 0);
+    s->half[1] = mc_grid_half(&s->grid, 1);
     mc_dsp_init(&s->dsp);
     for (int c = 0; c < 2; c++) {
         const int bs = c ? p->block / 2 : p->block;
@@ -64,6 +75,19 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->vec_sc = aligned_calloc(n * s->threads * sizeof *s->vec_sc);
     s->vec_sq = aligned_calloc(4 * n * s->threads * sizeof *s->vec_sq);
     s->split_s = aligned_calloc(n * s->threads);
+    int ok = 1;
+    for (int h = 0; h < 2; h++) {
+        s->vec_ha[h] = aligned_calloc(n * s->threads * sizeof *s->vec_ha[h]);
+        s->vec_hc[h] = aligned_calloc(n * s->threads * sizeof *s->vec_hc[h]);
+        ok &= s->vec_ha[h] && s->vec_hc[h];
+    }
+    for (int c = 0; c < 3 && s->overlap; c++) {
+        const size_t np = c ? (size_t)chroma_size(s->w) * (size_t)chroma_size(s->h)
+                            : (size_t)s->w * (size_t)s->h;
+        s->acc[c] = aligned_calloc(np * sizeof *s->acc[c]);
+        s->cnt[c] = aligned_calloc(np);
+        ok &= s->acc[c] && s->cnt[c];
+    }
     /* displacements k = v * scale of every vector the fields can hold
      * (|v| <= range pel, quarter pel, refined by up to 3/4) */
     s->ph.K = 16 * (p->range + 2);
@@ -73,7 +97,7 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
     s->keys = aligned_calloc(MOTION_CAMERA_KEYS(n) * sizeof *s->keys);
     s->band = aligned_calloc((size_t)s->threads * MC_BAND_STRIDE * sizeof *s->band);
     if (!s->vec_a || !s->vec_c || !s->vec_q || !s->split || !s->vec_sa || !s->vec_sc || !s->vec_sq ||
-        !s->split_s || !s->tab ||
+        !s->split_s || !ok || !s->tab ||
         !s->keys || !s->band) {
         mc_cpu_uninit((void **)&s);
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
@@ -165,32 +189,31 @@ static int band_steal(_Atomic uint64_t *bands, int nt, int *r0, int *r1)
     }
 }
 
-/* Stage A and C of row j of the shifted grid (McVec *sa, *sc: the thread's
- * arrays): blocks that act (mc_shifted_active(), from the first grid's
- * stage A vectors vec_a) choose and refine their own; the others take the
- * first grid's vectors of their block (bx, j): its A, then its C. */
-static void shifted_choose_row(const Mc *s, const FilterPair *pr, int j, const McVec *vec_a,
-                               McVec *sa)
+/* Stage A and C of row j of grid g, the shifted grid or a half-shifted one
+ * (McVec *sa, *sc: the thread's arrays): blocks that act
+ * (mc_shifted_active() at the same index, from the first grid's stage A
+ * vectors vec_a) choose and refine their own; the others take the first
+ * grid's vectors of their block (bx, j): its A, then its C. */
+static void grid_choose_row(const Mc *s, const McGrid *g, const FilterPair *pr, int j,
+                            const McVec *vec_a, McVec *sa)
 {
-    const McGrid *sg = &s->shifted;
-    for (int bx = 0; bx < sg->nbx; bx++) {
+    for (int bx = 0; bx < g->nbx; bx++) {
         if (mc_shifted_active(&s->grid, vec_a, bx, j)) {
             McVec more[4];
             mc_shifted_more(&s->grid, vec_a, bx, j, more);
-            mc_choose_block(s, sg, pr, more, 4, bx, j, sa);
+            mc_choose_block(s, g, pr, more, 4, bx, j, sa);
         } else
-            sa[(size_t)j * sg->nbx + bx] = vec_a[(size_t)j * s->nbx + bx];
+            sa[(size_t)j * g->nbx + bx] = vec_a[(size_t)j * s->nbx + bx];
     }
 }
 
-static void shifted_refine_row(const Mc *s, const FilterPair *pr, int j, const McVec *vec_a,
-                               const McVec *vec_c, const McVec *sa, McVec *sc)
+static void grid_refine_row(const Mc *s, const McGrid *g, const FilterPair *pr, int j,
+                            const McVec *vec_a, const McVec *vec_c, const McVec *sa, McVec *sc)
 {
-    const McGrid *sg = &s->shifted;
-    for (int bx = 0; bx < sg->nbx; bx++)
-        sc[(size_t)j * sg->nbx + bx] = mc_shifted_active(&s->grid, vec_a, bx, j)
-                                           ? mc_refine_block(s, sg, pr, bx, j, sa)
-                                           : vec_c[(size_t)j * s->nbx + bx];
+    for (int bx = 0; bx < g->nbx; bx++)
+        sc[(size_t)j * g->nbx + bx] = mc_shifted_active(&s->grid, vec_a, bx, j)
+                                          ? mc_refine_block(s, g, pr, bx, j, sa)
+                                          : vec_c[(size_t)j * s->nbx + bx];
 }
 
 /* The quadrant split of row j of the shifted grid: blocks that act split
@@ -216,36 +239,79 @@ static void shifted_split_row(const Mc *s, const FilterPair *pr, int j, const Mc
     }
 }
 
-/* Row j of the shifted grid averaged into the luma rows [ya, yb) of out
- * (its blocks that act). */
-static void shifted_render_row(const Mc *s, const FilterPair *pr, int j, const McVec *vec_a,
-                               const McVec *sc, const McVec *sq, const uint8_t *split_s, int wt,
-                               OmctiPicture *out, int ya, int yb, uint16_t *buf, uint8_t *tmp)
+/* Row j of grid g (the shifted grid, with its split split_s and quarter
+ * vectors sq, or a half-shifted one: split_s NULL) added into s->acc over
+ * the luma rows [ya, yb) (its blocks that act). */
+static void grid_render_row(const Mc *s, const McGrid *g, const FilterPair *pr, int j,
+                            const McVec *vec_a, const McVec *sc, const McVec *sq,
+                            const uint8_t *split_s, int wt, int ya, int yb, uint16_t *buf,
+                            uint8_t *tmp)
 {
-    for (int bx = 0; bx < s->shifted.nbx; bx++)
+    for (int bx = 0; bx < g->nbx; bx++)
         if (mc_shifted_active(&s->grid, vec_a, bx, j))
-            mc_render_block_avg(s, sc, sq, split_s[(size_t)j * s->shifted.nbx + bx], pr, bx, j,
-                                wt, out, ya, yb, buf, tmp);
+            mc_render_block_acc(s, g, sc, sq, split_s ? split_s[(size_t)j * g->nbx + bx] : 0, pr,
+                                bx, j, wt, ya, yb, buf, tmp);
+}
+
+/* The luma rows [ya, yb) of out (and the chroma rows [ya / 2, yb / 2)),
+ * which hold the first grid's picture, averaged with the other grids'
+ * pixels summed in s->acc (mc_grid_average()); s->acc and s->cnt are
+ * cleared there for the next picture. */
+static void grids_average(const Mc *s, OmctiPicture *out, int ya, int yb)
+{
+    for (int c = 0; c < 3; c++) {
+        const int pw = c ? chroma_size(s->w) : s->w, ph = c ? chroma_size(s->h) : s->h;
+        const int y1 = min_i(c ? yb >> 1 : yb, ph);
+        for (int y = c ? ya >> 1 : ya; y < y1; y++) {
+            uint8_t *o = out->data[c] + (ptrdiff_t)y * out->stride[c];
+            uint16_t *a = s->acc[c] + (size_t)y * pw;
+            uint8_t *n = s->cnt[c] + (size_t)y * pw;
+            /* the other grids act on a few per cent of most pictures:
+             * eight counts are tested at once */
+            for (int x0 = 0; x0 < pw; x0 += 8) {
+                const int x1 = min_i(x0 + 8, pw);
+                uint64_t any = 0;
+                if (x1 - x0 == 8)
+                    memcpy(&any, n + x0, 8);
+                else
+                    for (int x = x0; x < x1; x++)
+                        any |= n[x];
+                if (!any)
+                    continue;
+                for (int x = x0; x < x1; x++)
+                    if (n[x]) {
+                        o[x] = (uint8_t)mc_grid_average(o[x], a[x], n[x]);
+                        a[x] = 0;
+                        n[x] = 0;
+                    }
+            }
+        }
+    }
 }
 
 /* The wavefront over render rows [r0, ...) of band `own` (a word of
  * s->band), as long as its claims succeed; the thread's arrays (vec_a,
- * vec_c, vec_q, split, vec_sa, vec_sc, vec_sq, split_s) hold any rows it
- * needs, recomputed here.
+ * vec_c, vec_q, split, vec_sa, vec_sc, vec_sq, split_s, vec_ha, vec_hc)
+ * hold any rows it needs, recomputed here.
  *
  * Step i runs stage A of row i, C of row i - 1, the split of row i - 2 and
  * renders row i - 3 (without OBMC: A of i, C of i - 1, render of i - 2).
- * Under OBMC the shifted grid's row j covers the luma rows [8 + 16 j,
- * 24 + 16 j) (blocks of 16), across the first grid's rows j and j + 1; its
- * stage A needs the first grid's A of both (mc_shifted_active()) and its
- * split the first grid's split of both (mc_shifted_may_split()), so step
- * i runs its A of row i - 1, its C of row i - 2 and its split of row
- * i - 3, and averages its row r - 1 in after the first grid's row r = i - 3
- * is rendered, into the band's own pixel rows only; the first half of the
- * shifted row that straddles the band's end is averaged in after the
- * loop. The halves of the shifted rows that straddle the band's edges
- * which the band discards are rendered without the rows beyond them
- * (mc_render_block_avg()), so its halo rows (A from r0 - 3, C from r0 - 2,
+ * Under OBMC the other grids' row j (mc_shifted_active() at index (bx, j)
+ * reads the first grid's A of rows j and j + 1) has its A at step
+ * j + 1, its C at step j + 2 and (the shifted grid's) split at step j + 3,
+ * which reads the first grid's split of rows j and j + 1
+ * (mc_shifted_may_split()). The shifted grid's and the down-shifted
+ * grid's row j covers the luma rows [8 + 16 j, 24 + 16 j) (blocks of 16),
+ * across the first grid's rows j and j + 1; the right-shifted grid's row
+ * j lies in the first grid's row j. After the first grid's row r = i - 3
+ * is rendered, the right-shifted grid's row r and the two others' row
+ * r - 1 are added into s->acc (the band's own pixel rows only), and the
+ * rows they complete, from halfway down row r - 1 to halfway down row r,
+ * are averaged into the picture (grids_average()); the first halves of the
+ * rows that straddle the band's end are added and averaged after the loop.
+ * The halves of the rows that straddle the band's edges which the band
+ * discards are rendered without the rows beyond them
+ * (mc_render_block_acc()), so its halo rows (A from r0 - 3, C from r0 - 2,
  * the split from r0 - 1) need no first-grid row that the band did not
  * already compute. */
 static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int tid,
@@ -262,13 +328,15 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
     McVec *vec_sa = s->vec_sa + nb * (size_t)tid, *vec_sc = s->vec_sc + nb * (size_t)tid;
     McVec *vec_sq = s->vec_sq + 4 * nb * (size_t)tid;
     uint8_t *split_s = s->split_s + nb * (size_t)tid;
+    McVec *vec_ha[2] = { s->vec_ha[0] + nb * (size_t)tid, s->vec_ha[1] + nb * (size_t)tid };
+    McVec *vec_hc[2] = { s->vec_hc[0] + nb * (size_t)tid, s->vec_hc[1] + nb * (size_t)tid };
     uint16_t buf[6 * 32 * 32];
     uint8_t tmp[3 * 32 * 32];
     if ((int)(atomic_load_explicit(own, memory_order_relaxed) >> 32) <= r0)
         return; /* an empty band (fewer rows than threads) */
     /* the first row each stage needs: the band keeps only the bottom half
      * of the shifted row r0 - 1, which reads its own quarters and those of
-     * row r0 (mc_render_block_avg()), so the shifted split from r0 - 1,
+     * row r0 (mc_render_block_acc()), so the shifted split from r0 - 1,
      * which needs the shifted C from r0 - 2 and the first grid's split from
      * r0 - 1 (mc_shifted_may_split()); the shifted C of r0 - 2 needs its A
      * from r0 - 3 and the first grid's C of r0 - 2 (a block that does not
@@ -295,10 +363,21 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
             for (int bx = 0; bx < nbx; bx++)
                 split[(size_t)q * nbx + bx] =
                     (uint8_t)mc_quad_block(s, &s->grid, pr, bx, q, vec_c, vec_q);
-        if (shift_on && i - 1 >= sa0 && i - 1 < snby)
-            shifted_choose_row(s, pr, i - 1, vec_a, vec_sa);
-        if (shift_on && i - 2 >= sc0 && i - 2 < snby)
-            shifted_refine_row(s, pr, i - 2, vec_a, vec_c, vec_sa, vec_sc);
+        if (shift_on && i - 1 >= sa0) {
+            if (i - 1 < snby)
+                grid_choose_row(s, &s->shifted, pr, i - 1, vec_a, vec_sa);
+            for (int h = 0; h < 2; h++)
+                if (i - 1 < s->half[h].nby)
+                    grid_choose_row(s, &s->half[h], pr, i - 1, vec_a, vec_ha[h]);
+        }
+        if (shift_on && i - 2 >= sc0) {
+            if (i - 2 < snby)
+                grid_refine_row(s, &s->shifted, pr, i - 2, vec_a, vec_c, vec_sa, vec_sc);
+            for (int h = 0; h < 2; h++)
+                if (i - 2 < s->half[h].nby)
+                    grid_refine_row(s, &s->half[h], pr, i - 2, vec_a, vec_c, vec_ha[h],
+                                    vec_hc[h]);
+        }
         if (shift_on && i - 3 >= sq0 && i - 3 < snby)
             shifted_split_row(s, pr, i - 3, vec_a, vec_sc, vec_sq, split_s, split);
         if (r >= r0) {
@@ -308,14 +387,36 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
                 else
                     mc_render_block(s, vec_c, pr, bx, r, wt, out, buf);
             }
-            if (shift_on && r >= 1 && r - 1 < snby)
-                shifted_render_row(s, pr, r - 1, vec_a, vec_sc, vec_sq, split_s, wt, out,
-                                   r0 * bs, (r + 1) * bs, buf, tmp);
+            if (shift_on) {
+                /* the other grids' blocks over the first grid's row r:
+                 * the right-shifted grid's row r, and the rows r - 1 of
+                 * the grids shifted down, which end halfway down row r;
+                 * then every pixel that no later row covers is complete */
+                const int ya = r0 * bs, yb = (r + 1) * bs;
+                grid_render_row(s, &s->half[0], pr, r, vec_a, vec_hc[0], NULL, NULL, wt, ya, yb,
+                                buf, tmp);
+                if (r >= 1 && r - 1 < snby)
+                    grid_render_row(s, &s->shifted, pr, r - 1, vec_a, vec_sc, vec_sq, split_s,
+                                    wt, ya, yb, buf, tmp);
+                if (r >= 1 && r - 1 < s->half[1].nby)
+                    grid_render_row(s, &s->half[1], pr, r - 1, vec_a, vec_hc[1], NULL, NULL, wt,
+                                    ya, yb, buf, tmp);
+                grids_average(s, out, max_i((r - 1) * bs + bs / 2, ya), r * bs + bs / 2);
+            }
         }
     }
-    if (shift_on && end >= 1 && end - 1 < snby)
-        shifted_render_row(s, pr, end - 1, vec_a, vec_sc, vec_sq, split_s, wt, out, r0 * bs,
-                           end * bs, buf, tmp);
+    if (shift_on) {
+        /* the top halves of the rows of the grids shifted down that
+         * straddle the band's end */
+        const int ya = r0 * bs, yb = end * bs;
+        if (end >= 1 && end - 1 < snby)
+            grid_render_row(s, &s->shifted, pr, end - 1, vec_a, vec_sc, vec_sq, split_s, wt, ya,
+                            yb, buf, tmp);
+        if (end >= 1 && end - 1 < s->half[1].nby)
+            grid_render_row(s, &s->half[1], pr, end - 1, vec_a, vec_hc[1], NULL, NULL, wt, ya, yb,
+                            buf, tmp);
+        grids_average(s, out, max_i((end - 1) * bs + bs / 2, ya), yb);
+    }
 }
 
 static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t den,
@@ -339,9 +440,9 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * i-3..i-1, and rendering of row i - 3, which needs C and the quarters
      * of rows i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of
      * row i - 2). The rows that a band needs above its first row (3 rows of
-     * A, 2 of C, 1 of the split, and the shifted grid's 3 rows of A, 2 of C
-     * and 1 of the split, for its blocks that act; without OBMC 2 of A, 1 of
-     * C) and below its last (those its last steps compute before a claim
+     * A, 2 of C, 1 of the split, and the other grids' 3 rows of A, 2 of C
+     * and the shifted grid's 1 row of the split, for their blocks that act;
+     * without OBMC 2 of A, 1 of C) and below its last (those its last steps compute before a claim
      * fails) it computes
      * itself, into its own arrays: every value is a deterministic function of the
      * pair and the phase, so the picture is the same for every thread count

@@ -19,6 +19,9 @@ typedef struct Mc {
      * rendered too and averaged with the first grid's picture where it
      * covers it. */
     McGrid shifted;
+    /* and the grids shifted by half a block right (half[0]) or down
+     * (half[1]) (mc_grid_half()), which act where the shifted grid does */
+    McGrid half[2];
     int16_t mask8[2][3][32 * 32]; /* [luma/chroma][own,h,v][y*bs+x], 1/8   */
     /* mc_quad_seam_mask() over a whole block, for the split render:
      * [luma/chroma][beside, above/below][y*bs+x], 1/8 */
@@ -36,6 +39,14 @@ typedef struct Mc {
      * its quadrant split (vec_sq: 4*nbx*nby, as vec_q in its own layout) */
     McVec *vec_sa, *vec_sc, *vec_sq;
     uint8_t *split_s;
+    /* per thread, nbx*nby each: stages A and C of the half-shifted grids */
+    McVec *vec_ha[2], *vec_hc[2];
+    /* per plane: the sum of the other grids' pixels that act at a pixel of
+     * the picture and their count, added by mc_render_block_acc() and
+     * taken into the picture (and cleared) by mc_cpu.c grids_average();
+     * each band writes only its own rows */
+    uint16_t *acc[3];
+    uint8_t *cnt[3];
     int32_t *tab;                /* the phase's displacement table         */
     McPhase ph;                  /* the phase of the picture being built   */
     McVec cam;                   /* the pair's camera vector (full pel)    */
@@ -90,13 +101,13 @@ void mc_render_block_quad(const Mc *s, const McVec *vec_q, const FilterPair *pr,
 void mc_render_block(const Mc *s, const McVec *vec, const FilterPair *pr, int bx, int by,
                      int wt, OmctiPicture *out, uint16_t *buf);
 
-/* mc_render.c: block (bx, by) of the shifted grid from its final vectors
- * vec (or, where split, its quarter vectors vq), averaged ((a + b + 1) >> 1)
- * into the luma rows [ya, yb) of out (and the chroma rows [ya / 2, yb / 2)),
- * which hold the first grid's picture there. buf holds 6 * 32 * 32
- * samples, tmp 3 * 32 * 32 bytes. */
-void mc_render_block_avg(const Mc *s, const McVec *vec, const McVec *vq, int split,
-                         const FilterPair *pr, int bx, int by, int wt, OmctiPicture *out, int ya,
-                         int yb, uint16_t *buf, uint8_t *tmp);
+/* mc_render.c: block (bx, by) of grid g (the shifted or a half-shifted
+ * grid) from its final vectors vec (or, where split, its quarter vectors
+ * vq), added into s->acc and counted in s->cnt over the luma rows [ya, yb)
+ * (and the chroma rows [ya / 2, yb / 2)). buf holds 6 * 32 * 32 samples,
+ * tmp 3 * 32 * 32 bytes. */
+void mc_render_block_acc(const Mc *s, const McGrid *g, const McVec *vec, const McVec *vq,
+                         int split, const FilterPair *pr, int bx, int by, int wt, int ya, int yb,
+                         uint16_t *buf, uint8_t *tmp);
 
 #endif

@@ -282,17 +282,17 @@ void mc_render_block_quad(const Mc *s, const McVec *vq, const FilterPair *pr, in
     render_block_quad(s, &s->grid, vq, pr, bx, by, wt, 3, dst, ds, buf);
 }
 
-/* The shifted grid's block is rendered whole into tmp (a band's edge may
- * cut it: each band averages its own rows), then averaged into out. A half
- * of the block outside [ya, yb) is discarded, so it is rendered without
- * the neighbours on its side (render_block()'s halves): the band's
- * wavefront need not compute the shifted row above its first row's
- * block, nor the one below its last (mc_cpu.c band_run()). */
-void mc_render_block_avg(const Mc *s, const McVec *vec, const McVec *vq, int split,
-                         const FilterPair *pr, int bx, int by, int wt, OmctiPicture *out, int ya,
-                         int yb, uint16_t *buf, uint8_t *tmp)
+/* A block of the shifted or a half-shifted grid is rendered whole into
+ * tmp (a band's edge may cut it: each band adds its own rows), then added
+ * into s->acc and counted. A half of the block outside [ya, yb) is
+ * discarded, so it is rendered without the neighbours on its side
+ * (render_block()'s halves): the band's wavefront need not compute the
+ * grid's row above its first row's block, nor the one below its last
+ * (mc_cpu.c band_run()). */
+void mc_render_block_acc(const Mc *s, const McGrid *g, const McVec *vec, const McVec *vq,
+                         int split, const FilterPair *pr, int bx, int by, int wt, int ya, int yb,
+                         uint16_t *buf, uint8_t *tmp)
 {
-    const McGrid *g = &s->shifted;
     uint8_t *dst[3] = { tmp, tmp + 32 * 32, tmp + 2 * 32 * 32 };
     const ptrdiff_t ts[3] = { 32, 32, 32 };
     const int ym = g->oy + by * s->block + s->block / 2; /* luma row of the halves' seam */
@@ -308,10 +308,13 @@ void mc_render_block_avg(const Mc *s, const McVec *vec, const McVec *vq, int spl
         const int w = min_i(bs, pw - x0);
         const int r0 = max_i(y0, c ? ya >> 1 : ya), r1 = min_i(min_i(y0 + bs, ph), c ? yb >> 1 : yb);
         for (int y = r0; y < r1; y++) {
-            uint8_t *o = out->data[c] + (ptrdiff_t)y * out->stride[c] + x0;
+            uint16_t *a = s->acc[c] + (size_t)y * pw + x0;
+            uint8_t *n = s->cnt[c] + (size_t)y * pw + x0;
             const uint8_t *t = dst[c] + (y - y0) * 32;
-            for (int x = 0; x < w; x++)
-                o[x] = (uint8_t)((o[x] + t[x] + 1) >> 1);
+            for (int x = 0; x < w; x++) {
+                a[x] = (uint16_t)(a[x] + t[x]);
+                n[x]++;
+            }
         }
     }
 }

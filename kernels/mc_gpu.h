@@ -42,6 +42,11 @@ typedef struct CudaMcArgs {
     McGrid gs;
     McVec *vec_sa, *vec_sc, *vec_sq;
     uint8_t *split_s;
+    /* and the half-shifted grids (mc_grid_half(); none where gs has no
+     * block), their stages A and C (nbx*nby of g each, in their own
+     * layout): averaged in where they act (mc_grid_average()) */
+    McGrid gh[2];
+    McVec *vec_ha[2], *vec_hc[2];
     McPhase ph;                    /* the phase and its displacement table  */
     int wt;                        /* phase_weight256(num, den)             */
     uint8_t *out[3];               /* output planes                         */
@@ -171,32 +176,86 @@ MCF void mc_quad_block(const CudaMcArgs *a, int k)
     }
 }
 
-/* Stage A of block k of the shifted grid (after the first grid's stages):
- * a block that acts (mc_shifted_active()) chooses its own vector, the
- * others take the first grid's stage A vector of their block (bx, by). */
+#ifndef __CUDACC__
+/* Host code (kernels/cuda_filter.c, the emulation test): the half-shifted
+ * grids of a, whose g and gs are set, and their stage A and C arrays (vec:
+ * 4 nb vectors); none where the shifted grid has no block, as on the CPU
+ * (mc_cpu.c band_run()). */
+static inline void mc_other_grids(CudaMcArgs *a, McVec *vec, size_t nb)
+{
+    for (int h = 0; h < 2; h++) {
+        a->gh[h] = mc_grid_half(&a->g, h);
+        if (a->gs.nbx == 0 || a->gs.nby == 0)
+            a->gh[h].nbx = a->gh[h].nby = 0;
+        a->vec_ha[h] = vec + h * nb;
+        a->vec_hc[h] = vec + (2 + h) * nb;
+    }
+}
+#endif
+
+/* The blocks of the other grids in one index k, as the CPU's wavefront
+ * computes them: the shifted grid's, then the right-shifted grid's, then
+ * the down-shifted grid's. mc_other() gives block k's grid, its stage A
+ * and C arrays and its index there. */
+#ifdef __CUDACC__
+#define MC_HOST_DEVICE static __host__ __device__ __forceinline__
+#else
+#define MC_HOST_DEVICE static inline
+#endif
+MC_HOST_DEVICE int mc_other_count(const CudaMcArgs *a)
+{
+    return a->gs.nbx * a->gs.nby + a->gh[0].nbx * a->gh[0].nby + a->gh[1].nbx * a->gh[1].nby;
+}
+
+MCF const McGrid *mc_other(const CudaMcArgs *a, int k, McVec **va, McVec **vc, int *kk)
+{
+    const int ns = a->gs.nbx * a->gs.nby, n0 = a->gh[0].nbx * a->gh[0].nby;
+    if (k < ns) {
+        *va = a->vec_sa;
+        *vc = a->vec_sc;
+        *kk = k;
+        return &a->gs;
+    }
+    const int h = k - ns >= n0;
+    *va = a->vec_ha[h];
+    *vc = a->vec_hc[h];
+    *kk = k - ns - h * n0;
+    return &a->gh[h];
+}
+
+/* Stage A of block k of the other grids (after the first grid's stages):
+ * a block that acts (mc_shifted_active() at its index) chooses its own
+ * vector, the others take the first grid's stage A vector of their block
+ * (bx, by). */
 MCF void mc_choose_shifted_block(const CudaMcArgs *a, int k)
 {
-    const int bx = k % a->gs.nbx, by = k / a->gs.nbx;
+    McVec *va, *vc;
+    int kk;
+    const McGrid *gg = mc_other(a, k, &va, &vc, &kk);
+    const int bx = kk % gg->nbx, by = kk / gg->nbx;
     McVec more[4];
     mc_shifted_more(&a->g, a->vec_a, bx, by, more);
     const McVec v = mc_shifted_active(&a->g, a->vec_a, bx, by)
-                        ? mc_choose(a, &a->gs, &a->ph, a->fwd, a->bwd, &a->cam_model, a->cam,
-                                    more, 4, bx, by)
+                        ? mc_choose(a, gg, &a->ph, a->fwd, a->bwd, &a->cam_model, a->cam, more,
+                                    4, bx, by)
                         : a->vec_a[by * a->g.nbx + bx];
     if (MC_LANE == 0)
-        a->vec_sa[k] = v;
+        va[kk] = v;
 }
 
-/* Stage C of block k of the shifted grid (the others: the first grid's
+/* Stage C of block k of the other grids (the others: the first grid's
  * final vector of their block). */
 MCF void mc_refine_shifted_block(const CudaMcArgs *a, int k)
 {
-    const int bx = k % a->gs.nbx, by = k / a->gs.nbx;
+    McVec *va, *vc;
+    int kk;
+    const McGrid *gg = mc_other(a, k, &va, &vc, &kk);
+    const int bx = kk % gg->nbx, by = kk / gg->nbx;
     const McVec v = mc_shifted_active(&a->g, a->vec_a, bx, by)
-                        ? mc_refine(a, &a->gs, &a->ph, a->vec_sa, bx, by)
+                        ? mc_refine(a, gg, &a->ph, va, bx, by)
                         : a->vec_c[by * a->g.nbx + bx];
     if (MC_LANE == 0)
-        a->vec_sc[k] = v;
+        vc[kk] = v;
 }
 
 /* The quadrant split of block k of the shifted grid (after the first
@@ -220,8 +279,9 @@ MCF void mc_quad_shifted_block(const CudaMcArgs *a, int k)
 }
 
 /* One output pixel (x, y) of plane c: under OBMC, the first grid's pixel
- * averaged with the shifted grid's where a block of it that acts covers
- * (x, y) (the CPU's mc_render_block_avg()). */
+ * averaged with those of the other grids whose blocks that act cover
+ * (x, y) (mc_grid_average(); the CPU's mc_render_block_acc() and
+ * grids_average()). */
 MCF int mc_render_pixel(const CudaMcArgs *a, int c, int x, int y)
 {
     const McPlaneView *P = c == 0 ? &a->prev[0] : c == 1 ? &a->prev[1] : &a->prev[2];
@@ -232,14 +292,21 @@ MCF int mc_render_pixel(const CudaMcArgs *a, int c, int x, int y)
     const int v = a->split[(y / bs) * a->g.nbx + x / bs]
                       ? mc_render_quad_px(P, N, &a->ph, a->wt, &a->g, a->vec_q, c != 0, x, y)
                       : mc_render_px(P, N, &a->ph, a->wt, &a->g, a->vec_c, 1, c != 0, x, y);
-    const int sx = x - (c ? a->gs.ox >> 1 : a->gs.ox), sy = y - (c ? a->gs.oy >> 1 : a->gs.oy);
-    if (a->gs.nbx == 0 || a->gs.nby == 0 || sx < 0 || sy < 0 ||
-        !mc_shifted_active(&a->g, a->vec_a, sx / bs, sy / bs))
-        return v;
-    const int s = a->split_s[(sy / bs) * a->gs.nbx + sx / bs]
-                      ? mc_render_quad_px(P, N, &a->ph, a->wt, &a->gs, a->vec_sq, c != 0, x, y)
-                      : mc_render_px(P, N, &a->ph, a->wt, &a->gs, a->vec_sc, 1, c != 0, x, y);
-    return (v + s + 1) >> 1;
+    int sum = 0, n = 0;
+    for (int i = 0; i < 3; i++) {
+        const McGrid *gg = i == 0 ? &a->gs : &a->gh[i - 1];
+        const int sx = x - (c ? gg->ox >> 1 : gg->ox), sy = y - (c ? gg->oy >> 1 : gg->oy);
+        if (gg->nbx == 0 || gg->nby == 0 || sx < 0 || sy < 0 ||
+            !mc_shifted_active(&a->g, a->vec_a, sx / bs, sy / bs))
+            continue;
+        if (i == 0 && a->split_s[(sy / bs) * a->gs.nbx + sx / bs])
+            sum += mc_render_quad_px(P, N, &a->ph, a->wt, gg, a->vec_sq, c != 0, x, y);
+        else
+            sum += mc_render_px(P, N, &a->ph, a->wt, gg, i == 0 ? a->vec_sc : a->vec_hc[i - 1], 1,
+                                c != 0, x, y);
+        n++;
+    }
+    return mc_grid_average(v, sum, n);
 }
 
 /* filters/blend.c at one pixel. */

@@ -47,14 +47,14 @@ __global__ void __launch_bounds__(32 * WARPS) k_quad(const __grid_constant__ Cud
 __global__ void __launch_bounds__(32 * WARPS) k_choose_shifted(const __grid_constant__ CudaMcArgs a)
 {
     const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
-    if (k < a.gs.nbx * a.gs.nby)
+    if (k < mc_other_count(&a))
         mc_choose_shifted_block(&a, k);
 }
 
 __global__ void __launch_bounds__(32 * WARPS) k_refine_shifted(const __grid_constant__ CudaMcArgs a)
 {
     const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
-    if (k < a.gs.nbx * a.gs.nby)
+    if (k < mc_other_count(&a))
         mc_refine_shifted_block(&a, k);
 }
 
@@ -146,12 +146,14 @@ extern "C" cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st)
     const int ns = a->gs.nbx * a->gs.nby;
     if (rc != cudaSuccess || ns == 0)
         return rc;
-    /* the shifted grid, after the first grid's split (k_quad_shifted reads
-     * the first grid's switches) */
-    k_choose_shifted<<<(ns + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
+    /* the other grids (the shifted grid and the half-shifted ones, one
+     * launch for each stage), after the first grid's split
+     * (k_quad_shifted reads the first grid's switches) */
+    const int no = mc_other_count(a);
+    k_choose_shifted<<<(no + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     if ((rc = cudaGetLastError()) != cudaSuccess)
         return rc;
-    k_refine_shifted<<<(ns + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
+    k_refine_shifted<<<(no + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     if ((rc = cudaGetLastError()) != cudaSuccess)
         return rc;
     k_quad_shifted<<<(ns + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);

@@ -58,7 +58,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
                         (uint8_t)mc_blend_pixel(&a, c, x, y);
         return;
     }
-    McVec *vec = malloc(12 * (size_t)nb * sizeof *vec);
+    McVec *vec = malloc(16 * (size_t)nb * sizeof *vec);
     uint8_t *split = malloc(2 * (size_t)nb);
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
@@ -81,6 +81,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         a.vec_sc = vec + 7 * nb;
         a.vec_sq = vec + 8 * nb;
         a.split_s = split + nb;
+        mc_other_grids(&a, vec + 12 * nb, (size_t)nb);
     }
     const int K = 16 * (range + 2);
     int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
@@ -97,11 +98,14 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
             blocks[0] += split[k];
         }
     if (a.overlap) {   /* the shifted grid, as kernels/mc_kernels.cu launches it */
-        for (int k = 0; k < a.gs.nbx * a.gs.nby; k++) {
+        for (int k = 0; k < mc_other_count(&a); k++)
             mc_choose_shifted_block(&a, k);
-            blocks[1] += mc_shifted_active(&a.g, a.vec_a, k % a.gs.nbx, k / a.gs.nbx);
-        }
         for (int k = 0; k < a.gs.nbx * a.gs.nby; k++)
+            blocks[1] += mc_shifted_active(&a.g, a.vec_a, k % a.gs.nbx, k / a.gs.nbx);
+        for (int h = 0; h < 2; h++)
+            for (int k = 0; k < a.gh[h].nbx * a.gh[h].nby; k++)
+                blocks[3] += mc_shifted_active(&a.g, a.vec_a, k % a.gh[h].nbx, k / a.gh[h].nbx);
+        for (int k = 0; k < mc_other_count(&a); k++)
             mc_refine_shifted_block(&a, k);
         for (int k = 0; k < a.gs.nbx * a.gs.nby; k++) {
             mc_quad_shifted_block(&a, k);
@@ -291,8 +295,9 @@ int main(int argc, char **argv)
             y4m = argv[++i];
     TestState ts = { 0, 0 };
     /* per block size (8, 16, 32): blocks split, shifted-grid blocks that
-     * acted, and those of them split */
-    long pictures = 0, blocks[3][3] = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
+     * acted, those of them split, and half-shifted grids' blocks that
+     * acted */
+    long pictures = 0, blocks[3][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
     long models = 0;   /* pictures chosen with a camera model */
     for (int b = 4; b <= 32; b += 4)   /* 8, 16, 32 by words; the others byte by byte */
         test_static_share(&ts, b);
@@ -341,12 +346,15 @@ int main(int argc, char **argv)
         CHECK(&ts, blocks[i][0] > 0, "blocks of %d: none took the quadrant split", 8 << i);
         CHECK(&ts, blocks[i][1] > 0, "blocks of %d: no block of the shifted grid acted", 8 << i);
         CHECK(&ts, blocks[i][2] > 0, "blocks of %d: no block of the shifted grid split", 8 << i);
+        CHECK(&ts, blocks[i][3] > 0, "blocks of %d: no block of the half-shifted grids acted",
+              8 << i);
     }
     CHECK(&ts, models > 0, "no picture was chosen with a camera model: the zoom proved nothing");
     printf("%ld pictures compared, %ld / %ld / %ld blocks split, %ld / %ld / %ld shifted "
-           "blocks acting and %ld / %ld / %ld of them split (blocks of 8 / 16 / 32), %ld with "
-           "a camera model\n",
+           "blocks acting and %ld / %ld / %ld of them split, %ld / %ld / %ld half-shifted "
+           "blocks acting (blocks of 8 / 16 / 32), %ld with a camera model\n",
            pictures, blocks[0][0], blocks[1][0], blocks[2][0], blocks[0][1], blocks[1][1],
-           blocks[2][1], blocks[0][2], blocks[1][2], blocks[2][2], models);
+           blocks[2][1], blocks[0][2], blocks[1][2], blocks[2][2], blocks[0][3], blocks[1][3],
+           blocks[2][3], models);
     return test_finish(&ts, "cuda-mc-emul");
 }
