@@ -44,11 +44,11 @@ typedef struct McPlaneView {
 
 /* A block grid of a picture. Block (bx, by) covers luma pixels from
  * (ox + bx * block, oy + by * block), clipped to the picture: the first
- * grid starts at (0, 0) (mc_grid_make()), the shifted grid at half a block
- * (mc_grid_shifted()). The pair's motion fields have the first grid's
- * blocks, fnbx x fnby of them; block (bx, by) of any grid reads the
- * fields' block (bx, by) as its own (for the shifted grid, the one under
- * its top-left quarter). */
+ * grid starts at (0, 0) (mc_grid_make()), the other grids half a block
+ * right and down (mc_grid_shifted()), right, or down (mc_grid_half()).
+ * The pair's motion fields have the first grid's blocks, fnbx x fnby of
+ * them; block (bx, by) of any grid reads the fields' block (bx, by) as its
+ * own (for the other grids, the one under its top-left corner). */
 typedef struct McGrid {
     int width, height;         /* luma                                    */
     int block, nbx, nby;
@@ -373,7 +373,8 @@ MCF int mc_vec_eq(McVec a, McVec b)
 
 /* The vectors of the first grid's blocks (bx, by), (bx + 1, by),
  * (bx, by + 1), (bx + 1, by + 1) in vec (clipped to the grid): those that
- * block (bx, by) of the shifted grid overlaps. */
+ * block (bx, by) of the shifted grid overlaps, and the index rule of the
+ * half-shifted grids (whose block (bx, by) overlaps two of them). */
 MCF void mc_shifted_under(const McGrid *g, const McVec *vec, int bx, int by, McVec v[4])
 {
     const int x1 = mc_min(bx + 1, g->nbx - 1), y1 = mc_min(by + 1, g->nby - 1);
@@ -398,8 +399,10 @@ MCF void mc_shifted_more(const McGrid *g, const McVec *vec_a, int bx, int by, Mc
 }
 
 /* Whether block (bx, by) of the shifted grid (mc_grid_shifted() of the
- * first grid g) acts: where the stage A vectors vec_a of the first grid's
- * blocks that it overlaps (up to 2x2, mc_shifted_under()) differ by
+ * first grid g), and with it block (bx, by) of each half-shifted grid
+ * (mc_grid_half()), acts: where the stage A vectors vec_a of the first
+ * grid's blocks that the shifted block overlaps (up to 2x2,
+ * mc_shifted_under()) differ by
  * MC_SHIFT_MIN_L1 quarter pel (L1) or more, two motions meet and a second
  * grid's choice gains; elsewhere the motion is smooth, its render would
  * all but equal the first grid's, and it is skipped: its vectors are then

@@ -341,9 +341,14 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
      * r0 - 1 (mc_shifted_may_split()); the shifted C of r0 - 2 needs its A
      * from r0 - 3 and the first grid's C of r0 - 2 (a block that does not
      * act takes it), and its A of r0 - 3 the first grid's A of r0 - 3 and
-     * r0 - 2: all computed for the first grid's own halo */
+     * r0 - 2: all computed for the first grid's own halo. The half-shifted
+     * grids need less: the band's first right-shifted row r0 reads their C
+     * of rows r0 - 1 to r0 + 1, the bottom half of the down-shifted row
+     * r0 - 1 reads rows r0 - 1 and r0, so their C from r0 - 1 and their A
+     * from r0 - 2 */
     const int c0 = max_i(r0 - lag + 1, 0), q0 = max_i(r0 - 1, 0);
     const int sa0 = max_i(r0 - 3, 0), sc0 = max_i(r0 - 2, 0), sq0 = max_i(r0 - 1, 0);
+    const int ha0 = max_i(r0 - 2, 0), hc0 = max_i(r0 - 1, 0);
     int end = nby;
     for (int i = max_i(r0 - lag, 0); i < nby + lag; i++) {
         const int r = i - lag;
@@ -363,20 +368,15 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
             for (int bx = 0; bx < nbx; bx++)
                 split[(size_t)q * nbx + bx] =
                     (uint8_t)mc_quad_block(s, &s->grid, pr, bx, q, vec_c, vec_q);
-        if (shift_on && i - 1 >= sa0) {
-            if (i - 1 < snby)
-                grid_choose_row(s, &s->shifted, pr, i - 1, vec_a, vec_sa);
-            for (int h = 0; h < 2; h++)
-                if (i - 1 < s->half[h].nby)
-                    grid_choose_row(s, &s->half[h], pr, i - 1, vec_a, vec_ha[h]);
-        }
-        if (shift_on && i - 2 >= sc0) {
-            if (i - 2 < snby)
-                grid_refine_row(s, &s->shifted, pr, i - 2, vec_a, vec_c, vec_sa, vec_sc);
-            for (int h = 0; h < 2; h++)
-                if (i - 2 < s->half[h].nby)
-                    grid_refine_row(s, &s->half[h], pr, i - 2, vec_a, vec_c, vec_ha[h],
-                                    vec_hc[h]);
+        if (shift_on && i - 1 >= sa0 && i - 1 < snby)
+            grid_choose_row(s, &s->shifted, pr, i - 1, vec_a, vec_sa);
+        if (shift_on && i - 2 >= sc0 && i - 2 < snby)
+            grid_refine_row(s, &s->shifted, pr, i - 2, vec_a, vec_c, vec_sa, vec_sc);
+        for (int h = 0; h < 2 && shift_on; h++) {
+            if (i - 1 >= ha0 && i - 1 < s->half[h].nby)
+                grid_choose_row(s, &s->half[h], pr, i - 1, vec_a, vec_ha[h]);
+            if (i - 2 >= hc0 && i - 2 < s->half[h].nby)
+                grid_refine_row(s, &s->half[h], pr, i - 2, vec_a, vec_c, vec_ha[h], vec_hc[h]);
         }
         if (shift_on && i - 3 >= sq0 && i - 3 < snby)
             shifted_split_row(s, pr, i - 3, vec_a, vec_sc, vec_sq, split_s, split);
@@ -440,9 +440,9 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * i-3..i-1, and rendering of row i - 3, which needs C and the quarters
      * of rows i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of
      * row i - 2). The rows that a band needs above its first row (3 rows of
-     * A, 2 of C, 1 of the split, and the other grids' 3 rows of A, 2 of C
-     * and the shifted grid's 1 row of the split, for their blocks that act;
-     * without OBMC 2 of A, 1 of C) and below its last (those its last steps compute before a claim
+     * A, 2 of C, 1 of the split, the shifted grid's 3 rows of A, 2 of C
+     * and 1 of the split and the half-shifted grids' 2 rows of A and 1 of
+     * C, for their blocks that act; without OBMC 2 of A, 1 of C) and below its last (those its last steps compute before a claim
      * fails) it computes
      * itself, into its own arrays: every value is a deterministic function of the
      * pair and the phase, so the picture is the same for every thread count

@@ -20,7 +20,8 @@ typedef struct Mc {
      * covers it. */
     McGrid shifted;
     /* and the grids shifted by half a block right (half[0]) or down
-     * (half[1]) (mc_grid_half()), which act where the shifted grid does */
+     * (half[1]) (mc_grid_half()), whose block (bx, by) acts where the
+     * shifted grid's block of the same index does */
     McGrid half[2];
     int16_t mask8[2][3][32 * 32]; /* [luma/chroma][own,h,v][y*bs+x], 1/8   */
     /* mc_quad_seam_mask() over a whole block, for the split render:
