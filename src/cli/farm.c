@@ -28,6 +28,9 @@
 #include "src/cli/timeline.h"
 #include "src/io/io.h"
 
+/* --sbatch: the words and bytes submit() passes on (parse() refuses more) */
+enum { FARM_SBATCH_WORDS = 64, FARM_SBATCH_BYTES = 4095 };
+
 static const char farm_usage[] =
 "usage: omcti farm -i INPUT -o OUTPUT --segments N [farm options] [conversion options]\n"
 "\n"
@@ -41,8 +44,8 @@ static const char farm_usage[] =
 "  --workdir DIR       pieces, logs, job scripts (default OUTPUT.omcti-farm);\n"
 "                      must be on a filesystem every node sees, as must\n"
 "                      INPUT, OUTPUT and the omcti program\n"
-"  --sbatch \"ARGS\"     extra sbatch options for every job, split at spaces\n"
-"                      (e.g. \"--partition=gpu --time=2:00:00\")\n"
+"  --sbatch \"ARGS\"     extra sbatch options for every job, split at spaces, at\n"
+"                      most 64 words (e.g. \"--partition=gpu --time=2:00:00\")\n"
 "  --wait              follow the jobs, print \"segments done / N\", exit non-zero\n"
 "                      naming the failed segment and its log if one fails\n"
 "  --poll SECONDS      how often --wait looks (default 2)\n"
@@ -222,6 +225,22 @@ static int parse(Farm *f, int argc, char **argv)
     if (strcmp(f->scheduler, "slurm"))
         return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: scheduler '%s' is not "
                          "supported (slurm)", f->scheduler);
+    if (f->sbatch) {
+        /* submit() splits it at blanks into a fixed argument vector: more
+         * would be cut off without a word */
+        int words = 0;
+        for (const char *p = f->sbatch; *p;) {
+            while (*p == ' ' || *p == '\t') p++;
+            if (!*p) break;
+            words++;
+            while (*p && *p != ' ' && *p != '\t') p++;
+        }
+        if (words > FARM_SBATCH_WORDS || strlen(f->sbatch) > FARM_SBATCH_BYTES)
+            return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: --sbatch is too "
+                             "long (%d word%s, %zu bytes); at most %d words and %d bytes go to "
+                             "sbatch", words, words == 1 ? "" : "s", strlen(f->sbatch),
+                             FARM_SBATCH_WORDS, FARM_SBATCH_BYTES);
+    }
     if (!f->segments)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: --segments N is "
                          "required");
@@ -468,19 +487,22 @@ static void array_spec(const int *todo, int n, char *buf, size_t len)
     }
 }
 
-/* sbatch ... script; the job id into *id. */
+/* sbatch ... script; the job id into *id. f->sbatch was checked against
+ * FARM_SBATCH_WORDS and FARM_SBATCH_BYTES by parse(), so all of it fits
+ * beside the farm's own options (at most 6). */
 static int submit(Farm *f, const char *const *extra, int n_extra, const char *script, long *id)
 {
-    char *argv[128];
-    char splitbuf[4096];
+    char *argv[2 + 6 + FARM_SBATCH_WORDS + 2];
+    char splitbuf[FARM_SBATCH_BYTES + 1];
     int n = 0;
     argv[n++] = "sbatch";
     argv[n++] = "--parsable";
-    for (int k = 0; k < n_extra && n < 100; k++) argv[n++] = (char *)extra[k];
+    for (int k = 0; k < n_extra && k < 6; k++) argv[n++] = (char *)extra[k];
     if (f->sbatch) {
         snprintf(splitbuf, sizeof splitbuf, "%s", f->sbatch);
         char *save = NULL;
-        for (char *t = strtok_r(splitbuf, " \t", &save); t && n < 126; t = strtok_r(NULL, " \t", &save))
+        for (char *t = strtok_r(splitbuf, " \t", &save); t && n < 8 + FARM_SBATCH_WORDS;
+             t = strtok_r(NULL, " \t", &save))
             argv[n++] = t;
     }
     argv[n++] = (char *)script;

@@ -188,6 +188,15 @@ row "farm: a workdir every user may write into" 1 "every user may write into the
 [ -z "$(ls -A "$T/ww")" ] && ok || bad "farm wrote into a world-writable workdir: $(ls -A "$T/ww")"
 rm -rf "$T/ww"
 
+# --- farm: --sbatch past what is passed to sbatch is refused, not cut short ---
+row "farm: --sbatch of 65 words" 2 "farm: --sbatch is too long (65 words, " \
+    "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw" \
+    --sbatch "$(printf -- '--comment=%d ' $(seq 65))"
+row "farm: --sbatch of 4096 bytes" 2 "farm: --sbatch is too long (1 word, 4096 bytes)" \
+    "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw" \
+    --sbatch "--comment=$(head -c 4086 /dev/zero | tr '\0' a)"
+[ ! -e "$T/fw" ] && ok || bad "farm made its workdir for an --sbatch it refuses"
+
 # --- a frame index (--index, the side file of omcti farm) is checked like an input ---
 # in.y4m: 64x48 4:2:0, so every frame is "FRAME\n" and 4608 bytes after the header
 hdr=$(head -1 "$T/in.y4m" | wc -c)
