@@ -21,8 +21,9 @@
  * blocks at a block's index differ by 4 pel or more (mc_shifted_active()),
  * that block of each grid chooses its own vector by the same stages A and
  * C from the same fields (and the first grid's vectors there), the shifted
- * grid's takes the quadrant split where the first grid kept the blocks
- * under it whole (mc_shifted_may_split()), each is rendered the same way,
+ * and the down-shifted grid's take the quadrant split where the first
+ * grid kept its blocks there whole (mc_shifted_may_split()), each is
+ * rendered the same way,
  * and each pixel there is the rounded average of the first grid's pixel
  * and the acting blocks' that cover it (mc_grid_average()): the grids'
  * vectors fit different windows, and their errors partly cancel

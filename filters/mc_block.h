@@ -179,9 +179,10 @@ MCF McGrid mc_grid_shifted(const McGrid *g)
 
 /* The two half-shifted grids: g moved by half a block right (h = 0) or
  * down (h = 1). Where the shifted grid acts (mc_shifted_active() of the
- * same index), these act too, choose their own vectors the same way (no
- * quadrant split), and the picture there is the average of every grid
- * that covers the pixel (mc_grid_average()): four windows where two
+ * same index), these act too, choose their own vectors the same way (the
+ * down-shifted grid also splits as the shifted one does, the
+ * right-shifted grid never), and the picture there is the average of
+ * every grid that covers the pixel (mc_grid_average()): four windows where two
  * motions meet, whose errors partly cancel (docs/quality.md, "four block
  * grids"). */
 MCF McGrid mc_grid_half(const McGrid *g, int h)

@@ -27,6 +27,8 @@ static void mc_cpu_uninit(void **priv)
         aligned_free(s->vec_ha[h]);
         aligned_free(s->vec_hc[h]);
     }
+    aligned_free(s->vec_hq);
+    aligned_free(s->split_h);
     for (int c = 0; c < 3; c++) {
         aligned_free(s->acc[c]);
         aligned_free(s->cnt[c]);
@@ -81,6 +83,9 @@ static int mc_cpu_init(void **priv, const FilterParams *p, OmctiMethod method, c
         s->vec_hc[h] = aligned_calloc(n * s->threads * sizeof *s->vec_hc[h]);
         ok &= s->vec_ha[h] && s->vec_hc[h];
     }
+    s->vec_hq = aligned_calloc(4 * n * s->threads * sizeof *s->vec_hq);
+    s->split_h = aligned_calloc(n * s->threads);
+    ok &= s->vec_hq && s->split_h;
     for (int c = 0; c < 3 && s->overlap; c++) {
         const size_t np = c ? (size_t)chroma_size(s->w) * (size_t)chroma_size(s->h)
                             : (size_t)s->w * (size_t)s->h;
@@ -216,32 +221,32 @@ static void grid_refine_row(const Mc *s, const McGrid *g, const FilterPair *pr, 
                                           : vec_c[(size_t)j * s->nbx + bx];
 }
 
-/* The quadrant split of row j of the shifted grid: blocks that act split
- * as the first grid's do (mc_quad()) where none of the first grid's blocks
- * under them split (mc_shifted_may_split(); split: the first grid's
- * switches of rows j and j + 1), the others keep their vector in all four
- * quarters (sq: the quarter vectors that the render of a split neighbour
- * reads). */
-static void shifted_split_row(const Mc *s, const FilterPair *pr, int j, const McVec *vec_a,
-                              const McVec *sc, McVec *sq, uint8_t *split_s, const uint8_t *split)
+/* The quadrant split of row j of grid g, the shifted or the down-shifted
+ * grid: blocks that act split as the first grid's do (mc_quad()) where
+ * none of the first grid's blocks at their index split
+ * (mc_shifted_may_split(); split: the first grid's switches of rows j and
+ * j + 1), the others keep their vector in all four quarters (sq: the
+ * quarter vectors that the render of a split neighbour reads). */
+static void grid_split_row(const Mc *s, const McGrid *g, const FilterPair *pr, int j,
+                           const McVec *vec_a, const McVec *sc, McVec *sq, uint8_t *split_g,
+                           const uint8_t *split)
 {
-    const McGrid *sg = &s->shifted;
-    for (int bx = 0; bx < sg->nbx; bx++) {
-        const size_t k = (size_t)j * sg->nbx + bx;
+    for (int bx = 0; bx < g->nbx; bx++) {
+        const size_t k = (size_t)j * g->nbx + bx;
         if (mc_shifted_active(&s->grid, vec_a, bx, j) &&
             mc_shifted_may_split(&s->grid, split, bx, j)) {
-            split_s[k] = (uint8_t)mc_quad_block(s, sg, pr, bx, j, sc, sq);
+            split_g[k] = (uint8_t)mc_quad_block(s, g, pr, bx, j, sc, sq);
         } else {
             const McVec q[4] = { sc[k], sc[k], sc[k], sc[k] };
-            mc_quad_store(sq, sg->nbx, bx, j, q);
-            split_s[k] = 0;
+            mc_quad_store(sq, g->nbx, bx, j, q);
+            split_g[k] = 0;
         }
     }
 }
 
-/* Row j of grid g (the shifted grid, with its split split_s and quarter
- * vectors sq, or a half-shifted one: split_s NULL) added into s->acc over
- * the luma rows [ya, yb) (its blocks that act). */
+/* Row j of grid g (the shifted or the down-shifted grid, with its split
+ * split_s and quarter vectors sq; the right-shifted grid: split_s NULL)
+ * added into s->acc over the luma rows [ya, yb) (its blocks that act). */
 static void grid_render_row(const Mc *s, const McGrid *g, const FilterPair *pr, int j,
                             const McVec *vec_a, const McVec *sc, const McVec *sq,
                             const uint8_t *split_s, int wt, int ya, int yb, uint16_t *buf,
@@ -298,7 +303,8 @@ static void grids_average(const Mc *s, OmctiPicture *out, int ya, int yb)
  * renders row i - 3 (without OBMC: A of i, C of i - 1, render of i - 2).
  * Under OBMC the other grids' row j (mc_shifted_active() at index (bx, j)
  * reads the first grid's A of rows j and j + 1) has its A at step
- * j + 1, its C at step j + 2 and (the shifted grid's) split at step j + 3,
+ * j + 1, its C at step j + 2 and (the shifted and the down-shifted
+ * grid's) split at step j + 3,
  * which reads the first grid's split of rows j and j + 1
  * (mc_shifted_may_split()). The shifted grid's and the down-shifted
  * grid's row j covers the luma rows [8 + 16 j, 24 + 16 j) (blocks of 16),
@@ -330,6 +336,8 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
     uint8_t *split_s = s->split_s + nb * (size_t)tid;
     McVec *vec_ha[2] = { s->vec_ha[0] + nb * (size_t)tid, s->vec_ha[1] + nb * (size_t)tid };
     McVec *vec_hc[2] = { s->vec_hc[0] + nb * (size_t)tid, s->vec_hc[1] + nb * (size_t)tid };
+    McVec *vec_hq = s->vec_hq + 4 * nb * (size_t)tid;
+    uint8_t *split_h = s->split_h + nb * (size_t)tid;
     uint16_t buf[6 * 32 * 32];
     uint8_t tmp[3 * 32 * 32];
     if ((int)(atomic_load_explicit(own, memory_order_relaxed) >> 32) <= r0)
@@ -341,14 +349,13 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
      * r0 - 1 (mc_shifted_may_split()); the shifted C of r0 - 2 needs its A
      * from r0 - 3 and the first grid's C of r0 - 2 (a block that does not
      * act takes it), and its A of r0 - 3 the first grid's A of r0 - 3 and
-     * r0 - 2: all computed for the first grid's own halo. The half-shifted
-     * grids need less: the band's first right-shifted row r0 reads their C
-     * of rows r0 - 1 to r0 + 1, the bottom half of the down-shifted row
-     * r0 - 1 reads rows r0 - 1 and r0, so their C from r0 - 1 and their A
-     * from r0 - 2 */
+     * r0 - 2: all computed for the first grid's own halo. The down-shifted
+     * grid (split the same way) needs the same rows; the right-shifted
+     * grid needs less: the band's first row of it, r0, reads its C of rows
+     * r0 - 1 to r0 + 1, so its C from r0 - 1 and its A from r0 - 2 */
     const int c0 = max_i(r0 - lag + 1, 0), q0 = max_i(r0 - 1, 0);
     const int sa0 = max_i(r0 - 3, 0), sc0 = max_i(r0 - 2, 0), sq0 = max_i(r0 - 1, 0);
-    const int ha0 = max_i(r0 - 2, 0), hc0 = max_i(r0 - 1, 0);
+    const int ha0[2] = { max_i(r0 - 2, 0), sa0 }, hc0[2] = { max_i(r0 - 1, 0), sc0 };
     int end = nby;
     for (int i = max_i(r0 - lag, 0); i < nby + lag; i++) {
         const int r = i - lag;
@@ -373,13 +380,15 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
         if (shift_on && i - 2 >= sc0 && i - 2 < snby)
             grid_refine_row(s, &s->shifted, pr, i - 2, vec_a, vec_c, vec_sa, vec_sc);
         for (int h = 0; h < 2 && shift_on; h++) {
-            if (i - 1 >= ha0 && i - 1 < s->half[h].nby)
+            if (i - 1 >= ha0[h] && i - 1 < s->half[h].nby)
                 grid_choose_row(s, &s->half[h], pr, i - 1, vec_a, vec_ha[h]);
-            if (i - 2 >= hc0 && i - 2 < s->half[h].nby)
+            if (i - 2 >= hc0[h] && i - 2 < s->half[h].nby)
                 grid_refine_row(s, &s->half[h], pr, i - 2, vec_a, vec_c, vec_ha[h], vec_hc[h]);
         }
         if (shift_on && i - 3 >= sq0 && i - 3 < snby)
-            shifted_split_row(s, pr, i - 3, vec_a, vec_sc, vec_sq, split_s, split);
+            grid_split_row(s, &s->shifted, pr, i - 3, vec_a, vec_sc, vec_sq, split_s, split);
+        if (shift_on && i - 3 >= sq0 && i - 3 < s->half[1].nby)
+            grid_split_row(s, &s->half[1], pr, i - 3, vec_a, vec_hc[1], vec_hq, split_h, split);
         if (r >= r0) {
             for (int bx = 0; bx < nbx; bx++) {
                 if (split_on && split[(size_t)r * nbx + bx])
@@ -399,8 +408,8 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
                     grid_render_row(s, &s->shifted, pr, r - 1, vec_a, vec_sc, vec_sq, split_s,
                                     wt, ya, yb, buf, tmp);
                 if (r >= 1 && r - 1 < s->half[1].nby)
-                    grid_render_row(s, &s->half[1], pr, r - 1, vec_a, vec_hc[1], NULL, NULL, wt,
-                                    ya, yb, buf, tmp);
+                    grid_render_row(s, &s->half[1], pr, r - 1, vec_a, vec_hc[1], vec_hq, split_h,
+                                    wt, ya, yb, buf, tmp);
                 grids_average(s, out, max_i((r - 1) * bs + bs / 2, ya), r * bs + bs / 2);
             }
         }
@@ -413,8 +422,8 @@ static void band_run(Mc *s, const FilterPair *pr, int wt, OmctiPicture *out, int
             grid_render_row(s, &s->shifted, pr, end - 1, vec_a, vec_sc, vec_sq, split_s, wt, ya,
                             yb, buf, tmp);
         if (end >= 1 && end - 1 < s->half[1].nby)
-            grid_render_row(s, &s->half[1], pr, end - 1, vec_a, vec_hc[1], NULL, NULL, wt, ya, yb,
-                            buf, tmp);
+            grid_render_row(s, &s->half[1], pr, end - 1, vec_a, vec_hc[1], vec_hq, split_h, wt, ya,
+                            yb, buf, tmp);
         grids_average(s, out, max_i((end - 1) * bs + bs / 2, ya), yb);
     }
 }
@@ -441,8 +450,9 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * of rows i-4..i-2 (without OBMC, no split: C of row i - 1, rendering of
      * row i - 2). The rows that a band needs above its first row (3 rows of
      * A, 2 of C, 1 of the split, the shifted grid's 3 rows of A, 2 of C
-     * and 1 of the split and the half-shifted grids' 2 rows of A and 1 of
-     * C, for their blocks that act; without OBMC 2 of A, 1 of C) and below its last (those its last steps compute before a claim
+     * and 1 of the split, as many of the down-shifted grid's, and the
+     * right-shifted grid's 2 rows of A and 1 of C, for their blocks that
+     * act; without OBMC 2 of A, 1 of C) and below its last (those its last steps compute before a claim
      * fails) it computes
      * itself, into its own arrays: every value is a deterministic function of the
      * pair and the phase, so the picture is the same for every thread count

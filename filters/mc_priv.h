@@ -40,8 +40,10 @@ typedef struct Mc {
      * its quadrant split (vec_sq: 4*nbx*nby, as vec_q in its own layout) */
     McVec *vec_sa, *vec_sc, *vec_sq;
     uint8_t *split_s;
-    /* per thread, nbx*nby each: stages A and C of the half-shifted grids */
-    McVec *vec_ha[2], *vec_hc[2];
+    /* per thread, nbx*nby each: stages A and C of the half-shifted grids,
+     * and the down-shifted grid's quadrant split (vec_hq: 4*nbx*nby) */
+    McVec *vec_ha[2], *vec_hc[2], *vec_hq;
+    uint8_t *split_h;
     /* per plane: the sum of the other grids' pixels that act at a pixel of
      * the picture and their count, added by mc_render_block_acc() and
      * taken into the picture (and cleared) by mc_cpu.c grids_average();

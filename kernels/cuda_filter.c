@@ -35,9 +35,10 @@ typedef struct CudaFilter {
     McGrid g;
     McVec *d_vec;              /* vec_a, vec_c: nb each; vec_q: 4 nb;
                                   vec_sa, vec_sc: nb each; vec_sq: 4 nb;
-                                  vec_ha[2], vec_hc[2]: nb each            */
-    uint8_t *d_split;          /* 2 nb: the quadrant splits' switches
-                                  (first grid, shifted grid)               */
+                                  vec_ha[2], vec_hc[2]: nb each; vec_hq:
+                                  4 nb                                     */
+    uint8_t *d_split;          /* 3 nb: the quadrant splits' switches
+                                  (first, shifted, down-shifted grid)      */
     McVec *d_fields;           /* host fields uploaded: fwd, bwd           */
     int32_t *d_tab;
     int K;
@@ -100,8 +101,8 @@ static int setup(CudaFilter *f, const FilterParams *p, char *err, size_t errlen)
     if (!f->motion)
         return 0;
     const size_t nb = (size_t)f->g.nbx * f->g.nby;
-    CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 16 * nb * sizeof *f->d_vec));
-    CUDA_CHECK(cudaMalloc((void **)&f->d_split, 2 * nb));
+    CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 20 * nb * sizeof *f->d_vec));
+    CUDA_CHECK(cudaMalloc((void **)&f->d_split, 3 * nb));
     CUDA_CHECK(cudaMalloc((void **)&f->d_fields, 2 * nb * sizeof *f->d_fields));
     CUDA_CHECK(cudaMalloc((void **)&f->d_stats, sizeof *f->d_stats));
     CUDA_CHECK(cudaMallocHost((void **)&f->h_stats, sizeof *f->h_stats));
@@ -275,7 +276,7 @@ static int fill_args(CudaFilter *f, const FilterPair *pr, CudaMcArgs *a, int sp,
         a->vec_sc = f->d_vec + 7 * nb;
         a->vec_sq = f->d_vec + 8 * nb;
         a->split_s = f->d_split + nb;
-        mc_other_grids(a, f->d_vec + 12 * nb, nb);
+        mc_other_grids(a, f->d_vec + 12 * nb, f->d_split + 2 * nb, nb);
     }
     a->ph = (McPhase){ f->d_tab, f->K, num, den };
     a->cam = f->cam;

@@ -47,6 +47,9 @@ typedef struct CudaMcArgs {
      * layout): averaged in where they act (mc_grid_average()) */
     McGrid gh[2];
     McVec *vec_ha[2], *vec_hc[2];
+    /* the down-shifted grid's quadrant split (as the shifted grid's) */
+    McVec *vec_hq;
+    uint8_t *split_h;
     McPhase ph;                    /* the phase and its displacement table  */
     int wt;                        /* phase_weight256(num, den)             */
     uint8_t *out[3];               /* output planes                         */
@@ -178,10 +181,11 @@ MCF void mc_quad_block(const CudaMcArgs *a, int k)
 
 #ifndef __CUDACC__
 /* Host code (kernels/cuda_filter.c, the emulation test): the half-shifted
- * grids of a, whose g and gs are set, and their stage A and C arrays (vec:
- * 4 nb vectors); none where the shifted grid has no block, as on the CPU
- * (mc_cpu.c band_run()). */
-static inline void mc_other_grids(CudaMcArgs *a, McVec *vec, size_t nb)
+ * grids of a, whose g and gs are set, their stage A and C arrays and the
+ * down-shifted grid's split (vec: 8 nb vectors, split: nb bytes); none
+ * where the shifted grid has no block, as on the CPU (mc_cpu.c
+ * band_run()). */
+static inline void mc_other_grids(CudaMcArgs *a, McVec *vec, uint8_t *split, size_t nb)
 {
     for (int h = 0; h < 2; h++) {
         a->gh[h] = mc_grid_half(&a->g, h);
@@ -190,6 +194,8 @@ static inline void mc_other_grids(CudaMcArgs *a, McVec *vec, size_t nb)
         a->vec_ha[h] = vec + h * nb;
         a->vec_hc[h] = vec + (2 + h) * nb;
     }
+    a->vec_hq = vec + 4 * nb;
+    a->split_h = split;
 }
 #endif
 
@@ -258,23 +264,36 @@ MCF void mc_refine_shifted_block(const CudaMcArgs *a, int k)
         vc[kk] = v;
 }
 
-/* The quadrant split of block k of the shifted grid (after the first
- * grid's k_quad): a block that acts splits as the first grid's blocks do
- * where mc_shifted_may_split(), the others keep their vector in all four
- * quarters (the CPU's shifted_split_row()). */
+/* The number of blocks that k_quad_shifted splits: the shifted grid's,
+ * then the down-shifted grid's. */
+MC_HOST_DEVICE int mc_split_count(const CudaMcArgs *a)
+{
+    return a->gs.nbx * a->gs.nby + a->gh[1].nbx * a->gh[1].nby;
+}
+
+/* The quadrant split of block k of the shifted grid, or (k past its
+ * blocks) of the down-shifted grid, after the first grid's k_quad: a block
+ * that acts splits as the first grid's blocks do where
+ * mc_shifted_may_split(), the others keep their vector in all four
+ * quarters (the CPU's grid_split_row()). */
 MCF void mc_quad_shifted_block(const CudaMcArgs *a, int k)
 {
-    const int bx = k % a->gs.nbx, by = k / a->gs.nbx;
+    const int ns = a->gs.nbx * a->gs.nby, d = k >= ns;
+    const McGrid *gg = d ? &a->gh[1] : &a->gs;
+    const McVec *vc = d ? a->vec_hc[1] : a->vec_sc;
+    McVec *vq = d ? a->vec_hq : a->vec_sq;
+    uint8_t *sp = d ? a->split_h : a->split_s;
+    const int kk = k - d * ns, bx = kk % gg->nbx, by = kk / gg->nbx;
     McVec q[4];
     int any = 0;
     if (mc_shifted_active(&a->g, a->vec_a, bx, by) &&
         mc_shifted_may_split(&a->g, a->split, bx, by))
-        any = mc_quad(a, &a->gs, &a->ph, a->vec_sc, a->fwd, a->bwd, bx, by, q);
+        any = mc_quad(a, gg, &a->ph, vc, a->fwd, a->bwd, bx, by, q);
     else
-        q[0] = q[1] = q[2] = q[3] = a->vec_sc[k];
+        q[0] = q[1] = q[2] = q[3] = vc[kk];
     if (MC_LANE == 0) {
-        mc_quad_store(a->vec_sq, a->gs.nbx, bx, by, q);
-        a->split_s[k] = (uint8_t)any;
+        mc_quad_store(vq, gg->nbx, bx, by, q);
+        sp[kk] = (uint8_t)any;
     }
 }
 
@@ -299,8 +318,10 @@ MCF int mc_render_pixel(const CudaMcArgs *a, int c, int x, int y)
         if (gg->nbx == 0 || gg->nby == 0 || sx < 0 || sy < 0 ||
             !mc_shifted_active(&a->g, a->vec_a, sx / bs, sy / bs))
             continue;
-        if (i == 0 && a->split_s[(sy / bs) * a->gs.nbx + sx / bs])
+        if (i == 0 && a->split_s[(sy / bs) * gg->nbx + sx / bs])
             sum += mc_render_quad_px(P, N, &a->ph, a->wt, gg, a->vec_sq, c != 0, x, y);
+        else if (i == 2 && a->split_h[(sy / bs) * gg->nbx + sx / bs])
+            sum += mc_render_quad_px(P, N, &a->ph, a->wt, gg, a->vec_hq, c != 0, x, y);
         else
             sum += mc_render_px(P, N, &a->ph, a->wt, gg, i == 0 ? a->vec_sc : a->vec_hc[i - 1], 1,
                                 c != 0, x, y);

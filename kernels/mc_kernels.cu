@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(32 * WARPS) k_refine_shifted(const __grid_cons
 __global__ void __launch_bounds__(32 * WARPS) k_quad_shifted(const __grid_constant__ CudaMcArgs a)
 {
     const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
-    if (k < a.gs.nbx * a.gs.nby)
+    if (k < mc_split_count(&a))
         mc_quad_shifted_block(&a, k);
 }
 
@@ -147,8 +147,9 @@ extern "C" cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st)
     if (rc != cudaSuccess || ns == 0)
         return rc;
     /* the other grids (the shifted grid and the half-shifted ones, one
-     * launch for each stage), after the first grid's split
-     * (k_quad_shifted reads the first grid's switches) */
+     * launch for each stage), after the first grid's split, then the
+     * shifted and the down-shifted grid's split (k_quad_shifted reads the
+     * first grid's switches) */
     const int no = mc_other_count(a);
     k_choose_shifted<<<(no + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     if ((rc = cudaGetLastError()) != cudaSuccess)
@@ -156,7 +157,8 @@ extern "C" cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st)
     k_refine_shifted<<<(no + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     if ((rc = cudaGetLastError()) != cudaSuccess)
         return rc;
-    k_quad_shifted<<<(ns + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
+    const int nq = mc_split_count(a);
+    k_quad_shifted<<<(nq + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     return cudaGetLastError();
 }
 

@@ -58,8 +58,8 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
                         (uint8_t)mc_blend_pixel(&a, c, x, y);
         return;
     }
-    McVec *vec = malloc(16 * (size_t)nb * sizeof *vec);
-    uint8_t *split = malloc(2 * (size_t)nb);
+    McVec *vec = malloc(20 * (size_t)nb * sizeof *vec);
+    uint8_t *split = malloc(3 * (size_t)nb);
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
     uint32_t *keys = malloc(MOTION_CAMERA_KEYS(nb) * sizeof *keys);
@@ -81,7 +81,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         a.vec_sc = vec + 7 * nb;
         a.vec_sq = vec + 8 * nb;
         a.split_s = split + nb;
-        mc_other_grids(&a, vec + 12 * nb, (size_t)nb);
+        mc_other_grids(&a, vec + 12 * nb, split + 2 * nb, (size_t)nb);
     }
     const int K = 16 * (range + 2);
     int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
@@ -107,10 +107,12 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
                 blocks[3] += mc_shifted_active(&a.g, a.vec_a, k % a.gh[h].nbx, k / a.gh[h].nbx);
         for (int k = 0; k < mc_other_count(&a); k++)
             mc_refine_shifted_block(&a, k);
-        for (int k = 0; k < a.gs.nbx * a.gs.nby; k++) {
+        for (int k = 0; k < mc_split_count(&a); k++)
             mc_quad_shifted_block(&a, k);
+        for (int k = 0; k < a.gs.nbx * a.gs.nby; k++)
             blocks[2] += a.split_s[k];
-        }
+        for (int k = 0; k < a.gh[1].nbx * a.gh[1].nby; k++)
+            blocks[4] += a.split_h[k];
     }
     for (int c = 0; c < 3; c++)
         for (int y = 0; y < (c ? chroma_size(h) : h); y++)
@@ -296,8 +298,8 @@ int main(int argc, char **argv)
     TestState ts = { 0, 0 };
     /* per block size (8, 16, 32): blocks split, shifted-grid blocks that
      * acted, those of them split, and half-shifted grids' blocks that
-     * acted */
-    long pictures = 0, blocks[3][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+     * acted, and the down-shifted grid's blocks split */
+    long pictures = 0, blocks[3][5] = { { 0 }, { 0 }, { 0 } };
     long models = 0;   /* pictures chosen with a camera model */
     for (int b = 4; b <= 32; b += 4)   /* 8, 16, 32 by words; the others byte by byte */
         test_static_share(&ts, b);
@@ -348,13 +350,16 @@ int main(int argc, char **argv)
         CHECK(&ts, blocks[i][2] > 0, "blocks of %d: no block of the shifted grid split", 8 << i);
         CHECK(&ts, blocks[i][3] > 0, "blocks of %d: no block of the half-shifted grids acted",
               8 << i);
+        CHECK(&ts, blocks[i][4] > 0, "blocks of %d: no block of the down-shifted grid split",
+              8 << i);
     }
     CHECK(&ts, models > 0, "no picture was chosen with a camera model: the zoom proved nothing");
     printf("%ld pictures compared, %ld / %ld / %ld blocks split, %ld / %ld / %ld shifted "
            "blocks acting and %ld / %ld / %ld of them split, %ld / %ld / %ld half-shifted "
-           "blocks acting (blocks of 8 / 16 / 32), %ld with a camera model\n",
+           "blocks acting and %ld / %ld / %ld down-shifted blocks split (blocks of 8 / 16 / "
+           "32), %ld with a camera model\n",
            pictures, blocks[0][0], blocks[1][0], blocks[2][0], blocks[0][1], blocks[1][1],
            blocks[2][1], blocks[0][2], blocks[1][2], blocks[2][2], blocks[0][3], blocks[1][3],
-           blocks[2][3], models);
+           blocks[2][3], blocks[0][4], blocks[1][4], blocks[2][4], models);
     return test_finish(&ts, "cuda-mc-emul");
 }

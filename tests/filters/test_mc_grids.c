@@ -1,8 +1,8 @@
 /* The half-shifted grids (filters/mc_block.h mc_grid_half()) and the
  * average of the grids (mc_grid_average()), as both engines build them
  * (kernels/mc_gpu.h, one lane here): their geometry, none where the
- * shifted grid has no block (mc_other_grids()), the index that CUDA's
- * launches walk (mc_other()), and the average's rounding. The pictures
+ * shifted grid has no block (mc_other_grids()), the indices that CUDA's
+ * launches walk (mc_other(), mc_split_count()), and the average's rounding. The pictures
  * they make are compared between the engines by cuda-mc-emul. */
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +43,8 @@ static void test_geometry(TestState *ts)
  * grids' blocks: the shifted grid's, then the right's, then the down's. */
 static void test_other_grids(TestState *ts)
 {
-    static McVec vec[16 * 21];
+    static McVec vec[20 * 21];
+    static uint8_t split[3 * 21];
     CudaMcArgs a;
     memset(&a, 0, sizeof a);
     a.g = mc_grid_make(100, 40, 16);
@@ -51,11 +52,14 @@ static void test_other_grids(TestState *ts)
     a.vec_sa = vec;
     a.vec_sc = vec + 21;
     const size_t nb = 21;
-    mc_other_grids(&a, vec + 12 * nb, nb);
+    mc_other_grids(&a, vec + 12 * nb, split + 2 * nb, nb);
     const int ns = a.gs.nbx * a.gs.nby, n0 = a.gh[0].nbx * a.gh[0].nby,
               n1 = a.gh[1].nbx * a.gh[1].nby;
     CHECK(ts, ns == 12 && n0 == 18 && n1 == 14 && mc_other_count(&a) == 44,
           "100x40: %d + %d + %d other blocks, want 12 + 18 + 14", ns, n0, n1);
+    CHECK(ts, mc_split_count(&a) == 26 && a.vec_hq == vec + 16 * nb && a.split_h == split + 2 * nb,
+          "100x40: %d blocks to split (the shifted and the down-shifted grid's), want 26",
+          mc_split_count(&a));
     McVec *va, *vc;
     int kk;
     const McGrid *gg = mc_other(&a, 11, &va, &vc, &kk);
@@ -73,14 +77,14 @@ static void test_other_grids(TestState *ts)
         memset(&a, 0, sizeof a);
         a.g = mc_grid_make(n, 40, 16);
         a.gs = mc_grid_shifted(&a.g);
-        mc_other_grids(&a, vec, 3);
-        CHECK(ts, mc_other_count(&a) == 0, "%dx40: %d other blocks, want none", n,
-              mc_other_count(&a));
+        mc_other_grids(&a, vec, split, 3);
+        CHECK(ts, mc_other_count(&a) == 0 && mc_split_count(&a) == 0,
+              "%dx40: %d other blocks, want none", n, mc_other_count(&a));
     }
     memset(&a, 0, sizeof a);
     a.g = mc_grid_make(40, 6, 16); /* one row of 6: no shifted row */
     a.gs = mc_grid_shifted(&a.g);
-    mc_other_grids(&a, vec, 3);
+    mc_other_grids(&a, vec, split, 3);
     CHECK(ts, mc_other_count(&a) == 0, "40x6: %d other blocks, want none", mc_other_count(&a));
 }
 
