@@ -296,8 +296,8 @@ static void grids_average(const Mc *s, OmctiPicture *out, int ya, int yb)
 
 /* The wavefront over render rows [r0, ...) of band `own` (a word of
  * s->band), as long as its claims succeed; the thread's arrays (vec_a,
- * vec_c, vec_q, split, vec_sa, vec_sc, vec_sq, split_s, vec_ha, vec_hc)
- * hold any rows it needs, recomputed here.
+ * vec_c, vec_q, split, vec_sa, vec_sc, vec_sq, split_s, vec_ha, vec_hc,
+ * vec_hq, split_h) hold any rows it needs, recomputed here.
  *
  * Step i runs stage A of row i, C of row i - 1, the split of row i - 2 and
  * renders row i - 3 (without OBMC: A of i, C of i - 1, render of i - 2).
