@@ -277,7 +277,7 @@ static int run(Converter *c)
         total = timeline_output_count(&tl, c->opt->max_frames);
     if (c->ix)
         total = c->range.out_end - c->range.out_first;
-    progress_init(&prog, c->quiet, total);
+    progress_init(&prog, c->quiet, total, c->opt->stats_period);
 
     const int64_t first = c->ix ? c->range.out_first : 0;
     int64_t i = first;

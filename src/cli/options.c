@@ -57,6 +57,8 @@ const char cli_convert_usage[] =
 "  -y                  overwrite OUTPUT if it exists\n"
 "  -n                  never overwrite OUTPUT (the default; as FFmpeg's -n)\n"
 "  -q, --quiet         no progress line or notices\n"
+"  --stats-period S    when stderr is not a terminal (a log), a progress line\n"
+"                      every S seconds (default 10; 0 none)\n"
 "  --ffmpeg-log        also print FFmpeg's own warnings (hidden by default)\n"
 "  -h, --help          this help\n"
 "  --version           version and build features\n";
@@ -198,6 +200,7 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
     o->mode = RATE_FACTOR;
     o->factor = 2;
     o->crf = -1;
+    o->stats_period = 10;
     o->max_frames = -1;
     int rate_options = 0;
     const char *v;
@@ -276,6 +279,11 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
             if (o->settings.block != 8 && o->settings.block != 16 && o->settings.block != 32)
                 return set_error(err, errlen, OMCTI_ERR_INVALID, "--block: %d is not 8, 16 or 32",
                                  o->settings.block);
+            continue;
+        }
+        if (OPT("--stats-period")) {
+            CHECK(r);
+            CHECK(parse_double("--stats-period", v, 0, 86400, &o->stats_period, err, errlen));
             continue;
         }
         if (OPT("--range")) { CHECK(r); CHECK(parse_int("--range", v, 1, 64, &o->settings.range, err, errlen)); continue; }

@@ -42,6 +42,7 @@ typedef struct CliOptions {
     int overwrite;
     int never_overwrite; /* -n (FFmpeg's): the default, said outright       */
     int quiet;
+    double stats_period; /* --stats-period S: progress lines into a log    */
     int ffmpeg_log;    /* --ffmpeg-log: let FFmpeg's warnings through       */
     int64_t max_frames;/* input frames to read, -1 = all                    */
     int seg_index;     /* --segment I/N: I (0-based) ...                    */

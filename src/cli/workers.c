@@ -27,10 +27,11 @@ static void *worker_main(void *arg)
 }
 
 /* Shows the workers' progress until `started` of them have finished. */
-static void follow_workers(WorkerBoard *b, int started, int quiet, int64_t total)
+static void follow_workers(WorkerBoard *b, int started, int quiet, double stats_period,
+                           int64_t total)
 {
     Progress prog;
-    progress_init(&prog, quiet, total);
+    progress_init(&prog, quiet, total, stats_period);
     pthread_mutex_lock(&b->lock);
     while (b->finished < started) {
         struct timespec t;
@@ -145,7 +146,7 @@ int convert_workers(Job *j, const char *output, int copy_audio)
             ret = set_error(j->err, sizeof j->err, OMCTI_ERR_NOMEM, "cannot start a worker");
             break;
         }
-    follow_workers(&board, started, o->quiet, j->range.out_end - j->range.out_first);
+    follow_workers(&board, started, o->quiet, o->stats_period, j->range.out_end - j->range.out_first);
     for (int k = 0; k < started; k++) pthread_join(th[k], NULL);
     for (int k = 0; k < started && ret == 0; k++)
         if (cs[k].status < 0) {

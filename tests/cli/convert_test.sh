@@ -29,6 +29,25 @@ one_line_error() {
 "$Y4M" gen 176 144 10 > "$T/in.y4m"
 "$Y4M" gen 35 19 6 30000 1001 > "$T/odd.y4m"
 
+# --- progress into a log (stderr not a terminal): a line of its own every
+# --stats-period seconds and a last one with the final count; none by
+# default on a short run (10 s), none with -q ---
+"$Y4M" gen 352 288 30 > "$T/prog.y4m"
+run "progress log" 0 "$OMCTI" -y -i "$T/prog.y4m" -o "$T/prog_out.y4m" --stats-period 0.001
+expect "progress log: lines of their own ($(grep -c '^frame ' "$T/err") lines)" \
+    "[ \"\$(grep -c '^frame [0-9]*  [0-9.]* fps  elapsed [0-9]*s$' \"$T/err\")\" -ge 2 ] && ! grep -q \$'\\r' \"$T/err\""
+expect "progress log: the last line counts every frame" \
+    "[ \"\$(grep '^frame ' \"$T/err\" | tail -1 | cut -d' ' -f2)\" = 60 ]"
+run "progress log, default period" 0 "$OMCTI" -y -i "$T/prog.y4m" -o "$T/prog_out.y4m"
+expect "progress log: none on a short run by default" "! grep -q '^frame ' \"$T/err\""
+run "progress log, quiet" 0 "$OMCTI" -q -y -i "$T/prog.y4m" -o "$T/prog_out.y4m" --stats-period 0.001
+expect "progress log: none with -q" "[ ! -s \"$T/err\" ]"
+run "progress log, period 0" 0 "$OMCTI" -y -i "$T/prog.y4m" -o "$T/prog_out.y4m" --stats-period 0
+expect "progress log: none with --stats-period 0" "! grep -q '^frame ' \"$T/err\""
+run "--stats-period -1" 2 "$OMCTI" -i "$T/prog.y4m" -o "$T/prog_bad.y4m" --stats-period -1
+one_line_error "--stats-period -1" "stats-period: -1 is out of range"
+rm -f "$T/prog.y4m" "$T/prog_out.y4m"
+
 # --- threads = 0 means the CPUs this process may use (its affinity), not the host's ---
 if command -v taskset >/dev/null && [ "$(nproc --all)" -gt 1 ]; then
     taskset -c 0 "$OMCTI" bench -i "$T/in.y4m" --frames 3 --search diamond --json >"$T/bench.json" 2>"$T/err"
