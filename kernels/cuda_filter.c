@@ -37,8 +37,10 @@ typedef struct CudaFilter {
                                   vec_sa, vec_sc: nb each; vec_sq: 4 nb;
                                   vec_ha[2], vec_hc[2]: nb each; vec_hq:
                                   4 nb                                     */
-    uint8_t *d_split;          /* 3 nb: the quadrant splits' switches
-                                  (first, shifted, down-shifted grid)      */
+    uint8_t *d_split;          /* 4 nb: the quadrant splits' switches
+                                  (first, shifted, down-shifted grid),
+                                  then the other grids' acting indices
+                                  (mc_gpu.h CudaMcArgs acts)               */
     McVec *d_fields;           /* host fields uploaded: fwd, bwd           */
     int32_t *d_tab;
     int K;
@@ -102,7 +104,7 @@ static int setup(CudaFilter *f, const FilterParams *p, char *err, size_t errlen)
         return 0;
     const size_t nb = (size_t)f->g.nbx * f->g.nby;
     CUDA_CHECK(cudaMalloc((void **)&f->d_vec, 20 * nb * sizeof *f->d_vec));
-    CUDA_CHECK(cudaMalloc((void **)&f->d_split, 3 * nb));
+    CUDA_CHECK(cudaMalloc((void **)&f->d_split, 4 * nb));
     CUDA_CHECK(cudaMalloc((void **)&f->d_fields, 2 * nb * sizeof *f->d_fields));
     CUDA_CHECK(cudaMalloc((void **)&f->d_stats, sizeof *f->d_stats));
     CUDA_CHECK(cudaMallocHost((void **)&f->h_stats, sizeof *f->h_stats));

@@ -50,6 +50,11 @@ typedef struct CudaMcArgs {
     /* the down-shifted grid's quadrant split (as the shifted grid's) */
     McVec *vec_hq;
     uint8_t *split_h;
+    /* per index (bx, by) of g (nbx*nby): whether the other grids' blocks
+     * there act (mc_shifted_active()), written by k_choose_shifted, so
+     * that the later stages and every pixel of the render read one byte
+     * instead of comparing the first grid's vectors again */
+    uint8_t *acts;
     McPhase ph;                    /* the phase and its displacement table  */
     int wt;                        /* phase_weight256(num, den)             */
     uint8_t *out[3];               /* output planes                         */
@@ -181,10 +186,10 @@ MCF void mc_quad_block(const CudaMcArgs *a, int k)
 
 #ifndef __CUDACC__
 /* Host code (kernels/cuda_filter.c, the emulation test): the half-shifted
- * grids of a, whose g and gs are set, their stage A and C arrays and the
- * down-shifted grid's split (vec: 8 nb vectors, split: nb bytes); none
- * where the shifted grid has no block, as on the CPU (mc_cpu.c
- * band_run()). */
+ * grids of a, whose g and gs are set, their stage A and C arrays, the
+ * down-shifted grid's split and the acting indices (vec: 8 nb vectors,
+ * split: 2 nb bytes); none where the shifted grid has no block, as on the
+ * CPU (mc_cpu.c band_run()). */
 static inline void mc_other_grids(CudaMcArgs *a, McVec *vec, uint8_t *split, size_t nb)
 {
     for (int h = 0; h < 2; h++) {
@@ -196,6 +201,7 @@ static inline void mc_other_grids(CudaMcArgs *a, McVec *vec, uint8_t *split, siz
     }
     a->vec_hq = vec + 4 * nb;
     a->split_h = split;
+    a->acts = split + nb;
 }
 #endif
 
@@ -232,7 +238,8 @@ MCF const McGrid *mc_other(const CudaMcArgs *a, int k, McVec **va, McVec **vc, i
 /* Stage A of block k of the other grids (after the first grid's stages):
  * a block that acts (mc_shifted_active() at its index) chooses its own
  * vector, the others take the first grid's stage A vector of their block
- * (bx, by). */
+ * (bx, by). The decision goes into a->acts at the index; the blocks of the
+ * three grids at one index write the same value. */
 MCF void mc_choose_shifted_block(const CudaMcArgs *a, int k)
 {
     McVec *va, *vc;
@@ -241,12 +248,14 @@ MCF void mc_choose_shifted_block(const CudaMcArgs *a, int k)
     const int bx = kk % gg->nbx, by = kk / gg->nbx;
     McVec more[4];
     mc_shifted_more(&a->g, a->vec_a, bx, by, more);
-    const McVec v = mc_shifted_active(&a->g, a->vec_a, bx, by)
-                        ? mc_choose(a, gg, &a->ph, a->fwd, a->bwd, &a->cam_model, a->cam, more,
-                                    4, bx, by)
-                        : a->vec_a[by * a->g.nbx + bx];
-    if (MC_LANE == 0)
+    const int acts = mc_shifted_active(&a->g, a->vec_a, bx, by);
+    const McVec v = acts ? mc_choose(a, gg, &a->ph, a->fwd, a->bwd, &a->cam_model, a->cam, more,
+                                     4, bx, by)
+                         : a->vec_a[by * a->g.nbx + bx];
+    if (MC_LANE == 0) {
         va[kk] = v;
+        a->acts[by * a->g.nbx + bx] = (uint8_t)acts;
+    }
 }
 
 /* Stage C of block k of the other grids (the others: the first grid's
@@ -257,9 +266,8 @@ MCF void mc_refine_shifted_block(const CudaMcArgs *a, int k)
     int kk;
     const McGrid *gg = mc_other(a, k, &va, &vc, &kk);
     const int bx = kk % gg->nbx, by = kk / gg->nbx;
-    const McVec v = mc_shifted_active(&a->g, a->vec_a, bx, by)
-                        ? mc_refine(a, gg, &a->ph, va, bx, by)
-                        : a->vec_c[by * a->g.nbx + bx];
+    const McVec v = a->acts[by * a->g.nbx + bx] ? mc_refine(a, gg, &a->ph, va, bx, by)
+                                                 : a->vec_c[by * a->g.nbx + bx];
     if (MC_LANE == 0)
         vc[kk] = v;
 }
@@ -286,8 +294,7 @@ MCF void mc_quad_shifted_block(const CudaMcArgs *a, int k)
     const int kk = k - d * ns, bx = kk % gg->nbx, by = kk / gg->nbx;
     McVec q[4];
     int any = 0;
-    if (mc_shifted_active(&a->g, a->vec_a, bx, by) &&
-        mc_shifted_may_split(&a->g, a->split, bx, by))
+    if (a->acts[by * a->g.nbx + bx] && mc_shifted_may_split(&a->g, a->split, bx, by))
         any = mc_quad(a, gg, &a->ph, vc, a->fwd, a->bwd, bx, by, q);
     else
         q[0] = q[1] = q[2] = q[3] = vc[kk];
@@ -316,7 +323,7 @@ MCF int mc_render_pixel(const CudaMcArgs *a, int c, int x, int y)
         const McGrid *gg = i == 0 ? &a->gs : &a->gh[i - 1];
         const int sx = x - (c ? gg->ox >> 1 : gg->ox), sy = y - (c ? gg->oy >> 1 : gg->oy);
         if (gg->nbx == 0 || gg->nby == 0 || sx < 0 || sy < 0 ||
-            !mc_shifted_active(&a->g, a->vec_a, sx / bs, sy / bs))
+            !a->acts[(sy / bs) * a->g.nbx + sx / bs])
             continue;
         if (i == 0 && a->split_s[(sy / bs) * gg->nbx + sx / bs])
             sum += mc_render_quad_px(P, N, &a->ph, a->wt, gg, a->vec_sq, c != 0, x, y);

@@ -59,7 +59,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         return;
     }
     McVec *vec = malloc(20 * (size_t)nb * sizeof *vec);
-    uint8_t *split = malloc(3 * (size_t)nb);
+    uint8_t *split = malloc(4 * (size_t)nb);
     a.fwd = (const McVec *)f->fwd.mv; /* MotionVector is McVec's layout */
     a.bwd = (const McVec *)f->bwd.mv;
     uint32_t *keys = malloc(MOTION_CAMERA_KEYS(nb) * sizeof *keys);
@@ -105,6 +105,15 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         for (int h = 0; h < 2; h++)
             for (int k = 0; k < a.gh[h].nbx * a.gh[h].nby; k++)
                 blocks[3] += mc_shifted_active(&a.g, a.vec_a, k % a.gh[h].nbx, k / a.gh[h].nbx);
+        /* the acting indices that the later stages and the render read:
+         * every block of every other grid finds its own decision there */
+        for (int i = 0; i < 3; i++) {
+            const McGrid *gg = i ? &a.gh[i - 1] : &a.gs;
+            for (int k = 0; k < gg->nbx * gg->nby; k++) {
+                const int bx = k % gg->nbx, by = k / gg->nbx;
+                blocks[5] += a.acts[by * a.g.nbx + bx] != mc_shifted_active(&a.g, a.vec_a, bx, by);
+            }
+        }
         for (int k = 0; k < mc_other_count(&a); k++)
             mc_refine_shifted_block(&a, k);
         for (int k = 0; k < mc_split_count(&a); k++)
@@ -298,8 +307,9 @@ int main(int argc, char **argv)
     TestState ts = { 0, 0 };
     /* per block size (8, 16, 32): blocks split, shifted-grid blocks that
      * acted, those of them split, and half-shifted grids' blocks that
-     * acted, and the down-shifted grid's blocks split */
-    long pictures = 0, blocks[3][5] = { { 0 }, { 0 }, { 0 } };
+     * acted, the down-shifted grid's blocks split, and other grids' blocks
+     * whose acting index (CudaMcArgs acts) is not their decision */
+    long pictures = 0, blocks[3][6] = { { 0 }, { 0 }, { 0 } };
     long models = 0;   /* pictures chosen with a camera model */
     for (int b = 4; b <= 32; b += 4)   /* 8, 16, 32 by words; the others byte by byte */
         test_static_share(&ts, b);
@@ -352,6 +362,9 @@ int main(int argc, char **argv)
               8 << i);
         CHECK(&ts, blocks[i][4] > 0, "blocks of %d: no block of the down-shifted grid split",
               8 << i);
+        CHECK(&ts, blocks[i][5] == 0,
+              "blocks of %d: %ld blocks of the other grids read another decision at their index",
+              8 << i, blocks[i][5]);
     }
     CHECK(&ts, models > 0, "no picture was chosen with a camera model: the zoom proved nothing");
     printf("%ld pictures compared, %ld / %ld / %ld blocks split, %ld / %ld / %ld shifted "

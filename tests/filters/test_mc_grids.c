@@ -44,7 +44,7 @@ static void test_geometry(TestState *ts)
 static void test_other_grids(TestState *ts)
 {
     static McVec vec[20 * 21];
-    static uint8_t split[3 * 21];
+    static uint8_t split[4 * 21];
     CudaMcArgs a;
     memset(&a, 0, sizeof a);
     a.g = mc_grid_make(100, 40, 16);
@@ -57,7 +57,8 @@ static void test_other_grids(TestState *ts)
               n1 = a.gh[1].nbx * a.gh[1].nby;
     CHECK(ts, ns == 12 && n0 == 18 && n1 == 14 && mc_other_count(&a) == 44,
           "100x40: %d + %d + %d other blocks, want 12 + 18 + 14", ns, n0, n1);
-    CHECK(ts, mc_split_count(&a) == 26 && a.vec_hq == vec + 16 * nb && a.split_h == split + 2 * nb,
+    CHECK(ts, mc_split_count(&a) == 26 && a.vec_hq == vec + 16 * nb && a.split_h == split + 2 * nb &&
+                  a.acts == split + 3 * nb,
           "100x40: %d blocks to split (the shifted and the down-shifted grid's), want 26",
           mc_split_count(&a));
     McVec *va, *vc;
