@@ -51,7 +51,7 @@ typedef struct CudaMcArgs {
     McVec *vec_hq;
     uint8_t *split_h;
     /* per index (bx, by) of g (nbx*nby): whether the other grids' blocks
-     * there act (mc_shifted_active()), written by k_choose_shifted, so
+     * there act (mc_shifted_active()), written by k_choose_other, so
      * that the later stages and every pixel of the render read one byte
      * instead of comparing the first grid's vectors again */
     uint8_t *acts;
@@ -240,7 +240,7 @@ MCF const McGrid *mc_other(const CudaMcArgs *a, int k, McVec **va, McVec **vc, i
  * vector, the others take the first grid's stage A vector of their block
  * (bx, by). The decision goes into a->acts at the index; the blocks of the
  * three grids at one index write the same value. */
-MCF void mc_choose_shifted_block(const CudaMcArgs *a, int k)
+MCF void mc_choose_other_block(const CudaMcArgs *a, int k)
 {
     McVec *va, *vc;
     int kk;
@@ -260,7 +260,7 @@ MCF void mc_choose_shifted_block(const CudaMcArgs *a, int k)
 
 /* Stage C of block k of the other grids (the others: the first grid's
  * final vector of their block). */
-MCF void mc_refine_shifted_block(const CudaMcArgs *a, int k)
+MCF void mc_refine_other_block(const CudaMcArgs *a, int k)
 {
     McVec *va, *vc;
     int kk;
@@ -272,7 +272,7 @@ MCF void mc_refine_shifted_block(const CudaMcArgs *a, int k)
         vc[kk] = v;
 }
 
-/* The number of blocks that k_quad_shifted splits: the shifted grid's,
+/* The number of blocks that k_quad_other splits: the shifted grid's,
  * then the down-shifted grid's. */
 MC_HOST_DEVICE int mc_split_count(const CudaMcArgs *a)
 {
@@ -284,7 +284,7 @@ MC_HOST_DEVICE int mc_split_count(const CudaMcArgs *a)
  * that acts splits as the first grid's blocks do where
  * mc_shifted_may_split(), the others keep their vector in all four
  * quarters (the CPU's grid_split_row()). */
-MCF void mc_quad_shifted_block(const CudaMcArgs *a, int k)
+MCF void mc_quad_other_block(const CudaMcArgs *a, int k)
 {
     const int ns = a->gs.nbx * a->gs.nby, d = k >= ns;
     const McGrid *gg = d ? &a->gh[1] : &a->gs;

@@ -44,25 +44,25 @@ __global__ void __launch_bounds__(32 * WARPS) k_quad(const __grid_constant__ Cud
         mc_quad_block(&a, k);
 }
 
-__global__ void __launch_bounds__(32 * WARPS) k_choose_shifted(const __grid_constant__ CudaMcArgs a)
+__global__ void __launch_bounds__(32 * WARPS) k_choose_other(const __grid_constant__ CudaMcArgs a)
 {
     const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
     if (k < mc_other_count(&a))
-        mc_choose_shifted_block(&a, k);
+        mc_choose_other_block(&a, k);
 }
 
-__global__ void __launch_bounds__(32 * WARPS) k_refine_shifted(const __grid_constant__ CudaMcArgs a)
+__global__ void __launch_bounds__(32 * WARPS) k_refine_other(const __grid_constant__ CudaMcArgs a)
 {
     const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
     if (k < mc_other_count(&a))
-        mc_refine_shifted_block(&a, k);
+        mc_refine_other_block(&a, k);
 }
 
-__global__ void __launch_bounds__(32 * WARPS) k_quad_shifted(const __grid_constant__ CudaMcArgs a)
+__global__ void __launch_bounds__(32 * WARPS) k_quad_other(const __grid_constant__ CudaMcArgs a)
 {
     const int k = blockIdx.x * WARPS + (int)(threadIdx.x >> 5);
     if (k < mc_split_count(&a))
-        mc_quad_shifted_block(&a, k);
+        mc_quad_other_block(&a, k);
 }
 
 /* blockIdx.z = plane; rows [y0, y1) of that plane. */
@@ -148,17 +148,17 @@ extern "C" cudaError_t cuda_mc_vectors(const CudaMcArgs *a, cudaStream_t st)
         return rc;
     /* the other grids (the shifted grid and the half-shifted ones, one
      * launch for each stage), after the first grid's split, then the
-     * shifted and the down-shifted grid's split (k_quad_shifted reads the
+     * shifted and the down-shifted grid's split (k_quad_other reads the
      * first grid's switches) */
     const int no = mc_other_count(a);
-    k_choose_shifted<<<(no + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
+    k_choose_other<<<(no + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     if ((rc = cudaGetLastError()) != cudaSuccess)
         return rc;
-    k_refine_shifted<<<(no + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
+    k_refine_other<<<(no + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     if ((rc = cudaGetLastError()) != cudaSuccess)
         return rc;
     const int nq = mc_split_count(a);
-    k_quad_shifted<<<(nq + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
+    k_quad_other<<<(nq + WARPS - 1) / WARPS, 32 * WARPS, 0, st>>>(*a);
     return cudaGetLastError();
 }
 

@@ -99,7 +99,7 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         }
     if (a.overlap) {   /* the shifted grid, as kernels/mc_kernels.cu launches it */
         for (int k = 0; k < mc_other_count(&a); k++)
-            mc_choose_shifted_block(&a, k);
+            mc_choose_other_block(&a, k);
         for (int k = 0; k < a.gs.nbx * a.gs.nby; k++)
             blocks[1] += mc_shifted_active(&a.g, a.vec_a, k % a.gs.nbx, k / a.gs.nbx);
         for (int h = 0; h < 2; h++)
@@ -115,9 +115,9 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
             }
         }
         for (int k = 0; k < mc_other_count(&a); k++)
-            mc_refine_shifted_block(&a, k);
+            mc_refine_other_block(&a, k);
         for (int k = 0; k < mc_split_count(&a); k++)
-            mc_quad_shifted_block(&a, k);
+            mc_quad_other_block(&a, k);
         for (int k = 0; k < a.gs.nbx * a.gs.nby; k++)
             blocks[2] += a.split_s[k];
         for (int k = 0; k < a.gh[1].nbx * a.gh[1].nby; k++)
