@@ -608,7 +608,7 @@ int cli_convert(int argc, char **argv)
         free(c);
     }
     if (ret == 0 && opt.seg_count && strcmp(opt.output, "-"))
-        ret = piece_sum_write(opt.output, key, j->err, sizeof j->err);
+        ret = piece_sum_write(opt.output, key, opt.overwrite, j->err, sizeof j->err);
 out:
     if (j->have_ix) frame_index_free(&j->ix);
     free(j->ix_slot);

@@ -310,16 +310,15 @@ static int is_in_place(const char *path)
 }
 
 /* Whether the regular file at path (through a link) is a checksum file of
- * ours, or (empty_too) holds nothing: what piece_sum_prepare() leaves of
- * a link's target for the write. */
-static int sum_is_ours(const char *path, int empty_too)
+ * ours. */
+static int sum_is_ours(const char *path)
 {
     char head[16] = "";
     const int fd = open_regular(path);
     if (fd < 0) return 0;
     const ssize_t got = read(fd, head, sizeof head - 1);
     close(fd);
-    return (empty_too && got == 0) || (got >= 12 && !memcmp(head, "omcti-piece ", 12));
+    return got >= 12 && !memcmp(head, "omcti-piece ", 12);
 }
 
 /* text into the FIFO or device at path, as -o writes one: no O_CREAT (a
@@ -346,7 +345,8 @@ static int write_in_place(const char *path, const char *text, size_t len, char *
              : 0;
 }
 
-int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen)
+int piece_sum_write(const char *piece, const char *key, int overwrite, char *err,
+                    size_t errlen)
 {
     int64_t size, frames = 0;
     uint64_t hash;
@@ -365,12 +365,14 @@ int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen
     const int len = asprintf(&text, "omcti-piece 3\nframes %" PRId64 "\nsize %" PRId64
                              "\nfnv1a64 %016" PRIx64 "\n%s", frames, size, hash, key);
     if (len < 0) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
-    /* What piece_sum_prepare() left at PIECE.sum, under the rules of every
-     * output: nothing (a new file); a FIFO or a device kept with -y
-     * (written in place, never replaced); a link to a file it emptied or
-     * that is ours (written through, the link kept). What appeared during
-     * the run is replaced only when it is a checksum file of ours (another
-     * run of this piece), as piece_sum_prepare() replaces one without -y. */
+    /* What stands at PIECE.sum, under the rules of every output: nothing
+     * (a new file); a FIFO or a device kept with -y (written in place,
+     * never replaced); a file, or a link to one (written through, the link
+     * kept), replaced with -y or when it is a checksum file of ours, as
+     * piece_sum_prepare() allows. The old one stays until now, as the old
+     * piece stays until the new one is complete: a run that fails leaves
+     * both as they were. Without -y, one that is not ours appeared during
+     * the run and is kept. */
     int in_place = 0, replace = 0;
     struct stat st;
     if ((ret = io_check_existing(path, 1, &in_place, err, errlen)) < 0) goto out;
@@ -380,7 +382,7 @@ int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen
     }
     const char *dest = path;
     if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-        if (!realpath(path, target) || !sum_is_ours(target, 1)) {
+        if (!realpath(path, target) || (!overwrite && !sum_is_ours(target))) {
             ret = set_error(err, errlen, OMCTI_ERR_IO, "'%s' appeared during the run and is not "
                             "an omcti checksum file; it was not replaced", path);
             goto out;
@@ -388,7 +390,7 @@ int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen
         dest = target;
         replace = 1;
     } else {
-        replace = sum_is_ours(path, 0);
+        replace = overwrite || sum_is_ours(path);
     }
     /* A short temporary name beside the file written (the link's target):
      * PIECE.sum may be as long as a name can be, PIECE.sum.tmp-PID not. */
@@ -577,7 +579,7 @@ int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen)
     if (lstat(path, &st) < 0) return 0;
     /* Only a checksum file of ours (a regular file, or a link to one) is
      * replaced without -y. */
-    if (!o->overwrite && !sum_is_ours(path, 0))
+    if (!o->overwrite && !sum_is_ours(path))
         return set_error(err, errlen, OMCTI_ERR_IO, "'%s' exists and is not an omcti checksum "
                          "file; --segment writes one there (use -y to overwrite it)", path);
     /* The rules of -o: no folder, block device, socket or link to nothing;
@@ -585,31 +587,9 @@ int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen)
      * (never unlinked or replaced by a file). */
     int in_place = 0;
     if (io_check_existing(path, 1, &in_place, err, errlen) < 0) return OMCTI_ERR_IO;
-    if (in_place) return 0;
-    /* Stale until the piece is complete. A link to a file keeps the link
-     * and is written through at the end, as -o is: its target is emptied,
-     * which tells piece_sum_write() the link was there and may be. The
-     * check and the emptying hold the same open file, so a link turned
-     * meanwhile to another file cannot get it emptied without -y. */
-    if (S_ISLNK(st.st_mode)) {
-        const int t = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-        int e = t < 0 ? errno : 0;
-        if (!e && (fstat(t, &st) < 0 || !S_ISREG(st.st_mode))) e = EINVAL;
-        if (!e && !o->overwrite) {
-            char head[12];
-            const ssize_t got = pread(t, head, 12, 0);
-            if (got != 12 || memcmp(head, "omcti-piece ", 12)) e = EINVAL;
-        }
-        if (!e && ftruncate(t, 0) < 0) e = errno;
-        if (t >= 0) close(t);
-        if (e)
-            return set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", path,
-                             e == EINVAL ? "it changed while being checked" : strerror(e));
-        return 0;
-    }
-    if (unlink(path) < 0 && errno != ENOENT)
-        return set_error(err, errlen, OMCTI_ERR_IO, "cannot remove the old '%s': %s", path,
-                         strerror(errno));
+    /* Nothing is removed or emptied here: piece_sum_write() replaces the
+     * old one once the piece is in place, so that a run that fails keeps
+     * the old piece with its checksum file. */
     return 0;
 }
 

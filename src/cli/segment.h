@@ -108,8 +108,11 @@ void segment_options_key(const CliOptions *o, int64_t n, VideoOrigin origin, cha
  *   size BYTES
  *   fnv1a64 HEX
  *   the lines of segment_options_key()
- * written after the piece is in place (temporary file + rename). */
-int piece_sum_write(const char *piece, const char *key, char *err, size_t errlen);
+ * written after the piece is in place (temporary file + rename), over the
+ * old one only then: with overwrite (-y) whatever file is there, else only
+ * a checksum file of ours. */
+int piece_sum_write(const char *piece, const char *key, int overwrite, char *err,
+                    size_t errlen);
 
 typedef struct PieceSum {
     const char *name;            /* the piece (piece_set_check)            */
@@ -130,9 +133,10 @@ int piece_sum_read(const char *piece, PieceSum *ps, char *err, size_t errlen);
 int piece_sum_check(const char *piece, const char *key, int full_check);
 /* "PIECE.sum" into buf; -1 when it does not fit. */
 int piece_sum_path(const char *piece, char *buf, size_t len);
-/* Before --segment writes o->output: removes a stale OUTPUT.sum, but only
- * when the output may be written (-y, or it does not exist) and the file
- * is one of ours or -y was given; otherwise an error or nothing. */
+/* Before --segment writes o->output: checks that OUTPUT.sum may be
+ * replaced once the piece is complete (-y, or it is one of ours) and by
+ * the rules of -o; an error or 0. It changes nothing: a run that fails
+ * keeps the old OUTPUT.sum (piece_sum_write() replaces it). */
 int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen);
 /* For join: the n pieces, in any order, must be exactly the pieces 0..N-1
  * of one conversion (same input, options and N; none missing or twice),

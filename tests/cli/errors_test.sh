@@ -144,6 +144,19 @@ row "output is a directory" 1 "directory" "$OMCTI" -i "$T/in.y4m" -o "$T" -y
 row "disk full"            1 "cannot write '$T/out.y4m'" bash -c "ulimit -f 20; exec \"$OMCTI\" -i \"$T/in.y4m\" -o \"$T/out.y4m\""
 row "disk full, --workers" 1 "cannot write '$T/out.y4m'" bash -c "ulimit -f 20; exec \"$OMCTI\" -i \"$T/in.y4m\" -o \"$T/out.y4m\" --workers 2"
 if ls -A "$T" | grep -q 'omcti-'; then bad "disk full left a temporary"; else ok; fi
+# --segment -y that fails keeps the old piece and its OUT.sum (and a link's
+# target) as they were: the .sum is replaced with the piece, not before
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/p.y4m" --segment 0/2 && cp "$T/p.y4m.sum" "$T/p.keep" || bad "--segment 0/2 failed"
+row "disk full, --segment -y" 1 "cannot write '$T/p.y4m'" bash -c "ulimit -f 20; exec \"$OMCTI\" -i \"$T/in.y4m\" -o \"$T/p.y4m\" --segment 0/2 -y"
+cmp -s "$T/p.keep" "$T/p.y4m.sum" && ok || bad "disk full, --segment -y: the old OUT.sum was not kept: $(ls -l "$T"/p.y4m*)"
+rm -f "$T/p.y4m.sum"; cp "$T/p.keep" "$T/p-target.sum"; ln -s p-target.sum "$T/p.y4m.sum"
+row "disk full, --segment -y, OUT.sum a link" 1 "cannot write '$T/p.y4m'" bash -c "ulimit -f 20; exec \"$OMCTI\" -i \"$T/in.y4m\" -o \"$T/p.y4m\" --segment 0/2 -y"
+[ -L "$T/p.y4m.sum" ] && cmp -s "$T/p.keep" "$T/p-target.sum" && ok || bad "disk full, --segment -y: the link's target was not kept: $(ls -l "$T"/p*)"
+# and one that succeeds replaces it, through the link
+"$OMCTI" -q -i "$T/in.y4m" -o "$T/p.y4m" --segment 0/2 -y --factor 3 2>"$T/err" && [ -L "$T/p.y4m.sum" ] &&
+    grep -q 'rate=factor:3' "$T/p-target.sum" && ok || bad "--segment -y: OUT.sum not replaced through its link: $(cat "$T/err")"
+rm -f "$T"/p.y4m* "$T/p.keep" "$T/p-target.sum"
+if ls -A "$T" | grep -q 'omcti-'; then bad "disk full, --segment -y left a temporary"; else ok; fi
 # A reader that goes away: stdout closed early gives an error, not a hang.
 "$OMCTI" -i "$T/in.y4m" -o - 2>"$T/err" | head -c 10 >/dev/null; rc=${PIPESTATUS[0]}
 [ "$rc" -eq 1 ] && grep -q "cannot write 'stdout'" "$T/err" && ok || bad "closed pipe: exit $rc: $(cat "$T/err")"
