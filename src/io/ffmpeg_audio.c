@@ -10,12 +10,18 @@
 #include "src/common.h"
 #include "src/io/ffmpeg_internal.h"
 
+/* The streams of either kind mapped into the output. */
+static int nb_copied_out(const FFAudioCopy *p)
+{
+    return p->nb_audio_out + p->nb_subtitles_out;
+}
+
 /* Writes the input's audio packets that start before `limit` (AV_TIME_BASE
  * units, the output's clock) so that audio and video stay interleaved. */
 int ffaudio_copy_until(FFAudioCopy *p, AVFormatContext *oc, const char *out_path,
                        int64_t limit, char *err, size_t errlen)
 {
-    if (!p->ain || !p->nb_audio_out)
+    if (!p->ain || !nb_copied_out(p))
         return 0;
     while (!p->audio_eof) {
         if (!p->apkt_pending) {
@@ -166,7 +172,7 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
                         const char *out_path, int with_audio, int quiet, char *err,
                         size_t errlen)
 {
-    p->nb_audio_out = 0;
+    p->nb_audio_out = p->nb_subtitles_out = 0;
     if (!p->ain)
         return 0;
     char name[1024];
@@ -213,7 +219,10 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
         os->disposition = is->disposition;
         av_dict_copy(&os->metadata, is->metadata, 0);
         p->amap[i] = os->index;
-        p->nb_audio_out++;
+        if (type == AVMEDIA_TYPE_AUDIO)
+            p->nb_audio_out++;
+        else
+            p->nb_subtitles_out++;
     }
     return 0;
 }
@@ -227,7 +236,7 @@ int ffaudio_header_refusal(const FFAudioCopy *p, int averr)
      * cost the audio and then fail anyway, after a wrong notice. */
     static const int output_errors[] = { EIO, ENOSPC, EDQUOT, EFBIG, EPIPE, EROFS, EACCES,
                                          EPERM, ENOMEM, EINTR };
-    if (!p->nb_audio_out)
+    if (!nb_copied_out(p))
         return 0;
     for (size_t i = 0; i < sizeof output_errors / sizeof *output_errors; i++)
         if (averr == AVERROR(output_errors[i]))
@@ -238,13 +247,20 @@ int ffaudio_header_refusal(const FFAudioCopy *p, int averr)
 int ffaudio_refused(const FFAudioCopy *p, const AVOutputFormat *of, const char *out_path,
                     int quiet)
 {
-    if (!p->nb_audio_out)
+    if (!nb_copied_out(p))
         return 0;
+    /* The retry drops every copied stream, so the notice names each kind
+     * the refused header held (subtitles alone, or beside the audio, were
+     * called "the audio"). */
+    const char *what = !p->nb_subtitles_out ? "audio"
+                       : !p->nb_audio_out ? "subtitles" : "audio and subtitles";
+    const char *hint = !p->nb_subtitles_out || !*keep_hint(of) ? keep_hint(of)
+                                                                : " (use .mkv to keep them)";
     char name[1024];
     if (!quiet)
-        fprintf(stderr, "omcti: notice: '%s': the %s container refused the audio; "
-                "audio dropped%s\n", io_printable(out_path, name, sizeof name), of->name,
-                keep_hint(of));
+        fprintf(stderr, "omcti: notice: '%s': the %s container refused the %s; %s "
+                "dropped%s\n", io_printable(out_path, name, sizeof name), of->name, what,
+                what, hint);
     return 1;
 }
 

@@ -92,7 +92,8 @@ typedef struct FFAudioCopy {
     AVFormatContext *ain;
     AVPacket *apkt;
     int *amap;                   /* input stream -> output stream, or -1     */
-    int nb_audio_out;
+    int nb_audio_out;            /* audio streams mapped into the output     */
+    int nb_subtitles_out;        /* subtitle streams mapped into the output  */
     int64_t a_offset;            /* AV_TIME_BASE units subtracted from audio */
     int apkt_pending;            /* apkt is read but not yet written         */
     int audio_eof;

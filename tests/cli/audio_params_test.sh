@@ -6,7 +6,8 @@
 #    that carries no packets) is dropped with a notice, the other streams
 #    are kept (the join used to fail at the header: "sample rate not set");
 #  - audio the muxer refuses at the header is dropped with the writer's
-#    notice (TrueHD into .mp4: the join used to fail);
+#    notice (TrueHD into .mp4: the join used to fail), which names the
+#    subtitles dropped with it;
 #  - join --audio-from of a missing file says why, on one line.
 # usage: audio_params_test.sh OMCTI HAVE_FFMPEG
 set -u
@@ -99,6 +100,7 @@ for ext in mkv mp4; do
 done
 
 # --- audio the muxer refuses at the header: the writer's retry, also in the join ---
+printf '1\n00:00:00,100 --> 00:00:00,900\nhello\n' > "$T/sub.srt"
 if ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=24:duration=1 -f lavfi -i sine=duration=1 \
         -c:v mpeg4 -c:a truehd -strict -2 "$T/truehd.mkv" 2>/dev/null; then
     same_three truehd-mp4 "$T/truehd.mkv" mp4
@@ -106,8 +108,30 @@ if ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=24:duration=1 -f lavfi -
     grep -q "^omcti: notice: .*the mp4 container refused the audio; audio dropped" \
         "$T/truehd-mp4-plain.err" && ok ||
         bad "truehd-mp4: no notice of the refused audio: $(cat "$T/truehd-mp4-plain.err")"
+    # subtitles in the refused header are dropped with the audio, and the
+    # notice names both (it said "the audio" and dropped them unsaid)
+    if ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=24:duration=1 -f lavfi -i sine=duration=1 \
+            -i "$T/sub.srt" -map 0 -map 1 -map 2 -c:v mpeg4 -c:a truehd -c:s mov_text -strict -2 \
+            "$T/truehd-sub.mp4"; then
+        same_three truehd-sub-mp4 "$T/truehd-sub.mp4" mp4 "h264,video "
+        grep -q "^omcti: notice: .*the mp4 container refused the audio and subtitles; audio and subtitles dropped" \
+            "$T/truehd-sub-mp4-plain.err" && ok ||
+            bad "truehd-sub-mp4: the notice does not name the subtitles: $(cat "$T/truehd-sub-mp4-plain.err")"
+    else
+        bad "ffmpeg cannot write TrueHD and mov_text into .mp4"
+    fi
 else
     echo "note: this FFmpeg cannot encode TrueHD: the header refusal check skipped"
+fi
+# subtitles alone: the PSP muxer refuses a header without one audio stream
+# (the run then fails on the video's own header); the notice names them
+if ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=24:duration=1 -i "$T/sub.srt" \
+        -c:v mpeg4 -c:s mov_text "$T/sub.mov" 2>/dev/null; then
+    "$OMCTI" -y -i "$T/sub.mov" -o "$T/sub.psp" 2>"$T/err"; rc=$?
+    [ $rc -eq 1 ] && grep -q "^omcti: notice: .*the psp container refused the subtitles; subtitles dropped" "$T/err" &&
+        ok || bad "subtitles into .psp: exit $rc, the notice does not name the subtitles: $(cat "$T/err")"
+else
+    bad "ffmpeg cannot write mov_text into .mov"
 fi
 
 # --- join --audio-from a missing file: one line with the reason ---
