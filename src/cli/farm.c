@@ -294,6 +294,35 @@ static int check_private_dir(Farm *f, const char *dir)
     return 0;
 }
 
+/* The workdir wd, made (with its logs/) when create, and checked as
+ * check_private_dir() says; sets f->dir_abs and f->index. */
+static int open_workdir(Farm *f, const char *wd, int create)
+{
+    if (create && mkdir(wd, 0775) < 0 && errno != EEXIST)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create the workdir "
+                         "'%s': %s", wd, strerror(errno));
+    if (!realpath(wd, f->dir_abs))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", wd,
+                         strerror(errno));
+    if (check_private_dir(f, f->dir_abs) < 0)
+        return OMCTI_ERR_IO;
+    /* Slurm takes a backslash in --output as "no replacements", which would
+     * send every task's log to one file. */
+    if (strchr(f->dir_abs, '\\'))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: the workdir '%s' has "
+                         "a backslash in its name, which Slurm's log names cannot hold; choose "
+                         "another with --workdir", f->dir_abs);
+    snprintf(f->index, sizeof f->index, "%s/frames.idx", f->dir_abs);
+    if (!create)
+        return 0;
+    char logs[PATH_MAX + 8];
+    snprintf(logs, sizeof logs, "%s/logs", f->dir_abs);
+    if (mkdir(logs, 0775) < 0 && errno != EEXIST)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create '%s': %s",
+                         logs, strerror(errno));
+    return check_private_dir(f, logs) < 0 ? OMCTI_ERR_IO : 0;
+}
+
 static int prepare(Farm *f)
 {
     int ret;
@@ -324,30 +353,14 @@ static int prepare(Farm *f)
     char wd[PATH_MAX + 16];
     if (f->workdir) snprintf(wd, sizeof wd, "%s", f->workdir);
     else snprintf(wd, sizeof wd, "%s.omcti-farm", f->out_abs);
-    if (mkdir(wd, 0775) < 0 && errno != EEXIST)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create the workdir "
-                         "'%s': %s", wd, strerror(errno));
-    if (!realpath(wd, f->dir_abs))
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", wd,
-                         strerror(errno));
-    if (check_private_dir(f, f->dir_abs) < 0)
-        return OMCTI_ERR_IO;
-    /* Slurm takes a backslash in --output as "no replacements", which would
-     * send every task's log to one file. */
-    if (strchr(f->dir_abs, '\\'))
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: the workdir '%s' has "
-                         "a backslash in its name, which Slurm's log names cannot hold; choose "
-                         "another with --workdir", f->dir_abs);
-    char logs[PATH_MAX + 8];
-    snprintf(logs, sizeof logs, "%s/logs", f->dir_abs);
-    if (mkdir(logs, 0775) < 0 && errno != EEXIST)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create '%s': %s",
-                         logs, strerror(errno));
-    if (check_private_dir(f, logs) < 0)
-        return OMCTI_ERR_IO;
+    /* An existing workdir is checked before its frame index is read; a new
+     * one is made only once the input passed every check below, so that a
+     * refused input leaves no workdir behind. */
+    struct stat st;
+    const int wd_exists = stat(wd, &st) == 0;
+    if (wd_exists && (ret = open_workdir(f, wd, 0)) < 0) return ret;
 
     /* The frame index: reused when it still describes the input. */
-    snprintf(f->index, sizeof f->index, "%s/frames.idx", f->dir_abs);
     VideoReader *r = NULL;
     FrameIndex ix = { 0 };
     if ((ret = io_check_rereadable(f->input, "omcti farm", f->err, sizeof f->err)) < 0 ||
@@ -366,12 +379,13 @@ static int prepare(Farm *f)
         return ret;
     }
     char ierr[1024];
-    if (frame_index_load(&ix, f->index, f->in_abs, ierr, sizeof ierr) < 0) {
+    int counted = 0;
+    if (!wd_exists || frame_index_load(&ix, f->index, f->in_abs, ierr, sizeof ierr) < 0) {
         if (!f->quiet)
             fprintf(stderr, "omcti: counting the frames of '%s' (a demux-only pass)\n",
                     f->input);
         ret = video_reader_index(r, &ix, f->err, sizeof f->err);
-        if (ret == 0) ret = frame_index_save(&ix, f->index, f->err, sizeof f->err);
+        counted = 1;
     }
     if (ret < 0) {
         video_reader_close(&r);
@@ -391,15 +405,20 @@ static int prepare(Farm *f)
     f->origin = segment_index_origin(&ix, info->time_base);
     free(slot);
     video_reader_close(&r);
-    frame_index_free(&ix);
     if (ret == OMCTI_ERR_NOMEM)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_NOMEM, "out of memory");
-    if (ret < 0)
-        return ret;
-    if (f->n < 2)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s' has fewer than two "
-                         "video frames", f->input);
-    return segment_check(&tl, f->n, f->segments, f->input, f->err, sizeof f->err);
+        ret = set_error(f->err, sizeof f->err, OMCTI_ERR_NOMEM, "out of memory");
+    else if (ret == 0 && f->n < 2)
+        ret = set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s' has fewer than two "
+                        "video frames", f->input);
+    if (ret == 0)
+        ret = segment_check(&tl, f->n, f->segments, f->input, f->err, sizeof f->err);
+    /* The input passed: the workdir is made now, and the index saved in it. */
+    if (ret == 0)
+        ret = open_workdir(f, wd, 1);
+    if (ret == 0 && counted)
+        ret = frame_index_save(&ix, f->index, f->err, sizeof f->err);
+    frame_index_free(&ix);
+    return ret;
 }
 
 static int write_script(Farm *f, const char *name, int join, char *path, size_t len)

@@ -210,6 +210,19 @@ row "farm: --sbatch of 4096 bytes" 2 "farm: --sbatch is too long (1 word, 4096 b
     --sbatch "--comment=$(head -c 4086 /dev/zero | tr '\0' a)"
 [ ! -e "$T/fw" ] && ok || bad "farm made its workdir for an --sbatch it refuses"
 
+# --- farm: an input it refuses leaves no workdir (it was made before the checks) ---
+# (the default workdir, out.y4m.omcti-farm, counts as output left behind)
+row "farm: a frame rate past 31 bits" 1 "'$T/fast.y4m': the frame rate 1000000000/1 is too high to multiply by 3 exactly" \
+    "$OMCTI" farm -i "$T/fast.y4m" -o "$T/out.y4m" --segments 2 --factor 3
+rm -rf "$T/out.y4m.omcti-farm"   # (where it failed: the rows below do not see it)
+row "farm: one frame, --workdir" 1 "'$T/one.y4m' has fewer than two video frames" \
+    "$OMCTI" farm -q -i "$T/one.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw"
+row "farm: not a y4m, --workdir" 1 "not a y4m" \
+    "$OMCTI" farm -i "$T/text.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw"
+row "farm: more segments than frames, --workdir" 2 "use at most 8 segments" \
+    "$OMCTI" farm -q -i "$T/in.y4m" -o "$T/out.y4m" --segments 9 --workdir "$T/fw"
+[ ! -e "$T/fw" ] && ok || bad "farm made its workdir for an input it refuses: $(ls -A "$T/fw")"
+
 # --- a frame index (--index, the side file of omcti farm) is checked like an input ---
 # in.y4m: 64x48 4:2:0, so every frame is "FRAME\n" and 4608 bytes after the header
 hdr=$(head -1 "$T/in.y4m" | wc -c)
