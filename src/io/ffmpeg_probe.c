@@ -2,11 +2,13 @@
  * frame rate and the VideoInfo of the first decoded picture. Decoding is
  * ffmpeg_decode.c's (the behaviour is described there). */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -68,6 +70,27 @@ int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t er
     return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': a %s file, which names other files "
                      "or URLs to read; omcti reads only self-contained video files", path,
                      f->name);
+}
+
+/* Whether the regular file at path starts as a container FFmpeg knows, by
+ * its bytes alone: FFmpeg's own probe of a short file settles for the
+ * name's extension, which a text file named .mp4 has too. (Probing
+ * consumes a pipe's bytes: only a regular file is read again.) */
+static int starts_as_container(const char *path)
+{
+    enum { HEAD = 16384 };
+    unsigned char head[HEAD + AVPROBE_PADDING_SIZE] = { 0 };
+    struct stat sb;
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    const ssize_t got = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? read(fd, head, HEAD) : -1;
+    close(fd);
+    if (got <= 0)
+        return 0;
+    AVProbeData pd = { .filename = "", .buf = head, .buf_size = (int)got };
+    int score = 0;
+    return av_probe_input_format3(&pd, 1, &score) && score > AVPROBE_SCORE_RETRY;
 }
 
 static int valid_q(AVRational q)
@@ -178,10 +201,22 @@ static int open_demuxer(FFReader *p, const char *path, const IoCancel *cancel, c
         free(url);
         return OMCTI_ERR_FORMAT;
     }
+    /* The data ended or broke off inside the header of a container FFmpeg
+     * recognises (a file cut short, a download not finished; Matroska's
+     * reader says EIO at the end of a regular file): the user can act on
+     * that, not on the bare "cannot open: Input/output error". A file no
+     * demuxer recognises (text, random bytes) is "not a video" below. */
+    const int cut_header = (ret == AVERROR_EOF || ret == AVERROR(EIO) ||
+                            ret == AVERROR_INVALIDDATA) && starts_as_container(path);
     free(url);
     if (ret == AVERROR_EXIT)
         return set_error(err, errlen, OMCTI_ERR_INTERRUPT, "interrupted");
     if (ret < 0) {
+        char eb[AV_ERROR_MAX_STRING_SIZE];
+        if (cut_header)
+            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': cannot read its container "
+                             "header (%s): a truncated or damaged file?", path,
+                             ffio_errstr(ret, eb, sizeof eb));
         if (ret == AVERROR(ENOENT) || ret == AVERROR(EACCES) || ret == AVERROR(EISDIR) ||
             ret == AVERROR(EIO))
             return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, ret, "cannot open");
@@ -424,11 +459,20 @@ int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, 
     ret = ffdec_next(r, p, err, errlen);
     if (ret <= 0) {
         if (ret == 0) {
+            const AVStream *st = p->fmt->streams[p->stream];
+            const double stated = (double)ffio_stream_duration(p->fmt, st) *
+                                  av_q2d(st->time_base);
             if (p->bad || p->truncated)
                 ret = set_error(err, errlen, OMCTI_ERR_FORMAT,
                                 "'%s': no picture could be decoded (%lld of %lld packets bad%s)",
                                 path, (long long)p->bad, (long long)p->packets,
                                 p->truncated ? ", file truncated" : "");
+            else if (!p->packets && stated > 0)
+                /* the header is whole, the data ends inside the first
+                 * picture (or before it) */
+                ret = set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the file ends before its "
+                                "first picture (its header says %.2f s of video): a truncated "
+                                "or damaged file?", path, stated);
             else
                 ret = set_error(err, errlen, OMCTI_ERR_FORMAT,
                                 "'%s': the video stream holds no picture", path);

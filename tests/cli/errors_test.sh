@@ -446,6 +446,26 @@ PY
     row "text file named .mp4" 1 "not a video" "$OMCTI" -i "$T/text.mp4" -o "$T/out.mkv"
     head -c 20000 /dev/urandom > "$T/random.mkv"
     row "random bytes"     1 "random.mkv" "$OMCTI" -i "$T/random.mkv" -o "$T/out.mkv"
+    # a container cut short inside its header, or before its first picture
+    # is whole: said so (it was "cannot open: Input/output error", "not a
+    # video file FFmpeg can read: End of file", "the video stream holds no
+    # picture"); text and random bytes above stay "not a video"
+    ff -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v ffv1 "$T/ffv1.mkv"   # (a 0.6 KB header, 7 KB pictures)
+    head -c 200 "$T/ffv1.mkv" > "$T/cut200.mkv"
+    head -c 3000 "$T/ffv1.mkv" > "$T/cut3000.mkv"
+    for w in 1 2; do
+        row "mkv cut at 200 bytes, --workers $w" 1 "'$T/cut200.mkv': cannot read its container header (Input/output error): a truncated or damaged file?" \
+            "$OMCTI" -i "$T/cut200.mkv" -o "$T/out.mkv" --workers $w
+        row "mkv cut at 3000 bytes, --workers $w" 1 "'$T/cut3000.mkv': the file ends before its first picture (its header says 1.00 s of video): a truncated or damaged file?" \
+            "$OMCTI" -i "$T/cut3000.mkv" -o "$T/out.mkv" --workers $w
+    done
+    ff -f lavfi -i "testsrc2=s=64x48:r=25:d=1" -c:v libx264 "$T/moov-last.mp4"
+    head -c 100 "$T/moov-last.mp4" > "$T/cut-mdat.mp4"
+    head -c $(( $(stat -c %s "$T/moov-last.mp4") - 100 )) "$T/moov-last.mp4" > "$T/cut-moov.mp4"
+    row "mp4 cut inside its media data" 1 "'$T/cut-mdat.mp4': cannot read its container header (Invalid data found when processing input): a truncated or damaged file?" \
+        "$OMCTI" -i "$T/cut-mdat.mp4" -o "$T/out.mkv"
+    row "mp4 cut inside its moov" 1 "'$T/cut-moov.mp4': cannot read its container header (End of file): a truncated or damaged file?" \
+        "$OMCTI" -i "$T/cut-moov.mp4" -o "$T/out.mkv"
     ff -f lavfi -i "testsrc2=s=96x64:r=25:d=2" -c:v libx264 -g 10 "$T/h264.mkv"
     head -c $(( $(stat -c %s "$T/h264.mkv") * 2 / 3 )) "$T/h264.mkv" > "$T/cut.mkv"
     row "truncated file (ends at the last good frame)" 0 "" "$OMCTI" -q -i "$T/cut.mkv" -o "$T/out.mkv"
