@@ -50,10 +50,12 @@ typedef struct CudaMcArgs {
     /* the down-shifted grid's quadrant split (as the shifted grid's) */
     McVec *vec_hq;
     uint8_t *split_h;
-    /* per index (bx, by) of g (nbx*nby): whether the other grids' blocks
-     * there act (mc_shifted_active()), written by k_choose_other, so
-     * that the later stages and every pixel of the render read one byte
-     * instead of comparing the first grid's vectors again */
+    /* at index (bx, by) of g (nbx*nby; written where a block of another
+     * grid lies, by each such block's warp in k_choose_other, all with
+     * the same value): whether the other grids' blocks there act
+     * (mc_shifted_active()), so that the later stages and every pixel of
+     * the render read one byte instead of comparing the first grid's
+     * vectors again */
     uint8_t *acts;
     McPhase ph;                    /* the phase and its displacement table  */
     int wt;                        /* phase_weight256(num, den)             */

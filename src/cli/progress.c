@@ -13,6 +13,7 @@ void progress_init(Progress *p, int quiet, int64_t total, double log_period)
     p->total = total;
     p->start = p->last = now_seconds();
     p->drawn = 0;
+    p->shown = -1;
 }
 
 /* On a terminal the line starts with a carriage return and is padded, so
@@ -33,6 +34,7 @@ static void draw(Progress *p, int64_t done, double now)
                 elapsed, tail);
     }
     p->drawn = 1;
+    p->shown = done;
 }
 
 void progress_update(Progress *p, int64_t done)
@@ -49,7 +51,7 @@ void progress_end(Progress *p, int64_t done)
     if (p->enabled == PROGRESS_TERMINAL) {
         draw(p, done, now_seconds());
         fputc('\n', stderr);
-    } else if (p->enabled == PROGRESS_LOG && p->drawn) {
-        draw(p, done, now_seconds());
+    } else if (p->enabled == PROGRESS_LOG && p->drawn && p->shown != done) {
+        draw(p, done, now_seconds());   /* unless the last line said it already */
     }
 }

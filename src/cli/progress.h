@@ -15,6 +15,7 @@ typedef struct Progress {
     double start, last;
     double period;       /* seconds between two lines                   */
     int drawn;           /* a line was written                          */
+    int64_t shown;       /* the count of the last line written, or -1   */
 } Progress;
 
 enum { PROGRESS_OFF, PROGRESS_TERMINAL, PROGRESS_LOG };

@@ -82,6 +82,9 @@ static void emulate(const OmctiFrame *P, const OmctiFrame *N, const MotionFields
         a.vec_sq = vec + 8 * nb;
         a.split_s = split + nb;
         mc_other_grids(&a, vec + 12 * nb, split + 2 * nb, (size_t)nb);
+        /* neither 0 nor 1: a reader of a byte that k_choose_other did not
+         * write renders another picture, or fails the check below */
+        memset(a.acts, 2, (size_t)nb);
     }
     const int K = 16 * (range + 2);
     int32_t *tab = malloc((2 * (size_t)K + 1) * sizeof *tab);
