@@ -56,6 +56,12 @@ static int parse_header(Y4mReader *s, VideoInfo *info, const char *path, char *e
                          strerror(errno ? errno : EIO));
     if (n == -1)
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s' is empty", path);
+    /* A header is a few dozen bytes; one that fills the buffer is damaged
+     * (or hostile), not another format: say which. */
+    if (n == -2 && !strncmp(s->line, "YUV4MPEG2 ", 10))
+        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                         "'%s': the y4m header line is longer than %d bytes (damaged?)", path,
+                         Y4M_MAX_LINE - 1);
     if (n < 0 || strncmp(s->line, "YUV4MPEG2", 9) || (s->line[9] != ' ' && s->line[9] != 0))
         return set_error(err, errlen, OMCTI_ERR_FORMAT,
                          "'%s' is not a y4m stream (no YUV4MPEG2 header)", path);
@@ -75,7 +81,15 @@ static int parse_header(Y4mReader *s, VideoInfo *info, const char *path, char *e
         case 'A':
             if (sscanf(tok + 1, "%lld:%lld", &an, &ad) != 2) an = ad = 0;
             break;
-        case 'I': info->interlace = tok[1]; break;
+        case 'I':
+            /* p, t, b or m (mixed, per frame), as FFmpeg's y4m demuxer
+             * accepts; any other value is a damaged header there too */
+            if (!tok[1] || tok[2] || !strchr("ptbm", tok[1]))
+                return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                                 "'%s': malformed y4m header field '%s' (interlacing is Ip, It, "
+                                 "Ib or Im)", path, tok);
+            info->interlace = tok[1];
+            break;
         case 'C': snprintf(cs, sizeof cs, "%s", tok + 1); break;
         case 'X':
             if (!strcmp(tok, "XCOLORRANGE=FULL"))

@@ -77,6 +77,17 @@ row "truncated y4m, --workers 2" 1 "truncated"      "$OMCTI" -i "$T/trunc.y4m" -
 row "truncated y4m, --segment" 1 "truncated"        "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m" --segment 0/2
 printf 'YUV4MPEG2 W64 H48 F25:1 C420p10\nFRAME\n' > "$T/deep.y4m"
 row "10-bit y4m"           1 "not supported"        "$OMCTI" -i "$T/deep.y4m" -o "$T/out.y4m"
+# interlacing other than p, t, b, m is a damaged header (FFmpeg's y4m
+# demuxer refuses it too); a header line that fills the reader's buffer is
+# named as such, not "not a y4m stream"
+for il in Iz I Ipp; do
+    printf 'YUV4MPEG2 W64 H48 F25:1 %s\nFRAME\n' "$il" > "$T/il.y4m"
+    head -c 4608 /dev/zero >> "$T/il.y4m"
+    row "y4m interlacing $il" 1 "malformed y4m header field '$il' (interlacing is Ip, It, Ib or Im)" "$OMCTI" -i "$T/il.y4m" -o "$T/out.y4m"
+done
+{ printf 'YUV4MPEG2 W64 H48 F25:1 X'; head -c 200000 /dev/zero | tr '\0' a; printf '\nFRAME\n'; head -c 4608 /dev/zero; } > "$T/il.y4m"
+row "y4m header line of 200 kB" 1 "the y4m header line is longer than 4095 bytes" "$OMCTI" -i "$T/il.y4m" -o "$T/out.y4m"
+rm -f "$T/il.y4m"
 # a header can state any size: 64 megapixels at most (io_internal.h)
 printf 'YUV4MPEG2 W16384 H16384 F25:1 C420jpeg\nFRAME\n' > "$T/huge.y4m"
 row "y4m of 16384x16384"   1 "larger than omcti handles" "$OMCTI" -i "$T/huge.y4m" -o "$T/out.y4m"
