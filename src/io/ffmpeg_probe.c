@@ -318,8 +318,18 @@ static int open_decoder(FFReader *p, const char *path, int has_audio, char *err,
     p->dec->pkt_timebase = st->time_base;
     p->dec->thread_count = 0;   /* one per core */
     p->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
-    if ((ret = avcodec_open2(p->dec, codec, NULL)) < 0)
-        return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret, "cannot open the decoder");
+    if ((ret = avcodec_open2(p->dec, codec, NULL)) < 0) {
+        if (ret == AVERROR(ENOMEM))
+            return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
+        /* A decoder refuses the stream's setup data (extradata: Theora's
+         * three headers, H.264's parameter sets) with a code of its
+         * choosing (Theora's damaged setup header: EPERM, "Operation not
+         * permitted"), which alone tells the user nothing. */
+        char eb[AV_ERROR_MAX_STRING_SIZE];
+        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the %s decoder refuses the "
+                         "stream's setup data (%s): a damaged file?", path, codec->name,
+                         ffio_errstr(ret, eb, sizeof eb));
+    }
     /* Other streams are not decoded; telling the demuxer saves work. */
     ffio_keep_only_stream(p->fmt, p->stream);
     return 0;

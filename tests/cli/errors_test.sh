@@ -98,6 +98,21 @@ row "353x289"              0 "" "$OMCTI" -q -i "$T/odd.y4m" -o "$T/out.y4m"
 "$Y4M" gen 1 1 3 > "$T/px.y4m"
 row "1x1"                  0 "" "$OMCTI" -q -i "$T/px.y4m" -o "$T/out.y4m"
 if [ "$HAVE_FFMPEG" = 1 ]; then
+    # a Theora file whose setup header is damaged: the decoder's refusal
+    # (EPERM, "Operation not permitted") is named as what it is
+    if ffmpeg -v error -f lavfi -i testsrc2=s=64x48:r=25:d=1 -c:v libtheora "$T/th.ogv" 2>/dev/null; then
+        python3 - "$T/th.ogv" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+j = d.find(b'\x82theora')
+for k in range(j + 20, j + 60):
+    d[k] ^= 0x5a
+open(sys.argv[1], 'wb').write(d)
+PY
+        row "Theora setup header damaged" 1 "'$T/th.ogv': the theora decoder refuses the stream's setup data (Operation not permitted): a damaged file?" \
+            "$OMCTI" -i "$T/th.ogv" -o "$T/out.mkv"
+        rm -f "$T/th.ogv"
+    fi
     # a part of --workers fails: the message names the output, not the part
     row "--workers, a part fails" 1 "'$T/out.mkv' (worker 0): libx264 cannot encode" \
         "$OMCTI" -i "$T/px.y4m" -o "$T/out.mkv" --workers 2 --odd-size crop
