@@ -239,6 +239,36 @@ void ffio_keep_only_stream(AVFormatContext *fmt, int stream)
             fmt->streams[i]->discard = AVDISCARD_ALL;
 }
 
+/* A Matroska DURATION tag, "H:MM:SS.nnnnnnnnn" with any number of hour
+ * digits, into microseconds: av_parse_time() takes at most 4 hour digits,
+ * and a stream that starts at 1e9 s (-output_ts_offset, a capture's clock)
+ * has a tag of 277777 hours, the track's end time. Returns 1 on success. */
+static int parse_tag_duration(const char *v, int64_t *us)
+{
+    int64_t h = 0;
+    int nd = 0;
+    for (; *v >= '0' && *v <= '9'; v++, nd++) {
+        if (h > 1000000000)   /* 1e9 hours: past any timestamp int64 us holds */
+            return 0;
+        h = h * 10 + (*v - '0');
+    }
+    if (!nd || v[0] != ':' || v[1] < '0' || v[1] > '5' || v[2] < '0' || v[2] > '9' ||
+        v[3] != ':' || v[4] < '0' || v[4] > '5' || v[5] < '0' || v[5] > '9')
+        return 0;
+    int64_t t = ((h * 60 + (v[1] - '0') * 10 + (v[2] - '0')) * 60 + (v[4] - '0') * 10 +
+                 (v[5] - '0')) * 1000000;
+    v += 6;
+    if (*v == '.') {
+        int64_t scale = 100000;
+        for (v++; *v >= '0' && *v <= '9'; v++, scale /= 10)
+            t += (*v - '0') * scale;   /* digits past the microsecond add 0 */
+    }
+    if (*v)
+        return 0;
+    *us = t;
+    return 1;
+}
+
 int64_t ffio_stream_duration(const AVFormatContext *fmt, const AVStream *st)
 {
     if (st->duration > 0)
@@ -258,7 +288,8 @@ int64_t ffio_stream_duration(const AVFormatContext *fmt, const AVStream *st)
     }
     const AVDictionaryEntry *e = av_dict_get(st->metadata, "DURATION", NULL, 0);
     int64_t us;
-    if (e && av_parse_time(&us, e->value, 1) == 0 && us > 0) {
+    if (e && (av_parse_time(&us, e->value, 1) == 0 || parse_tag_duration(e->value, &us)) &&
+        us > 0) {
         int64_t tag = av_rescale_q(us, AV_TIME_BASE_Q, st->time_base);
         if (!av_dict_get(st->metadata, "_STATISTICS_WRITING_APP", NULL, 0) && start > 0 &&
             tag > start)

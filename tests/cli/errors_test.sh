@@ -543,6 +543,14 @@ PY
             bad "sound 0.6 s before and 1 s after the pictures ($c): exit $rc: $(cat "$T/err")"
     done
     rm -f "$T/out.mkv"
+    # a stream that starts at 1e9 s (a capture's clock): FFmpeg's Matroska
+    # muxer writes the track's end time, 277777:46:41, as its DURATION tag,
+    # more hour digits than av_parse_time() takes; not "ends early"
+    ff -f lavfi -i "testsrc2=s=64x48:r=25:d=1" -c:v ffv1 -output_ts_offset 1000000000 "$T/late.mkv"
+    "$OMCTI" -q -i "$T/late.mkv" -o "$T/out.mkv" -y 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && [ ! -s "$T/err" ] && ok ||
+        bad "a stream that starts at 1e9 s: exit $rc: $(cat "$T/err")"
+    rm -f "$T/out.mkv"
     for fmt in yuv420p10le yuv422p yuv444p rgb24 pal8; do
         ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -pix_fmt $fmt -c:v ffv1 "$T/$fmt.mkv" 2>/dev/null ||
             ff -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -pix_fmt $fmt -c:v png "$T/$fmt.mkv"
