@@ -332,6 +332,16 @@ static int open_codec(FFEncoder *p, const char *path, const VideoInfo *info,
     char num[32];
     if (!strcmp(n, "libx264") || !strcmp(n, "libx264rgb")) {
         av_dict_set(&d, "preset", "medium", 0);
+        /* x264 holds its rate-control lookahead's frames (40 at medium),
+         * about 3 bytes a pixel each: 6.9 GB for an 8K UHD clip. Above 4K
+         * the lookahead shrinks with the picture (10 frames at 8K UHD), so
+         * that the encoder holds about what it holds for 4K. */
+        const int64_t px = (int64_t)cw * ch, uhd4k = 3840 * 2160;
+        if (px > uhd4k) {
+            const int64_t la = 40 * uhd4k / px;
+            snprintf(num, sizeof num, "%d", (int)(la < 10 ? 10 : la));
+            av_dict_set(&d, "rc-lookahead", num, 0);
+        }
         if (opt->lossless) {
             av_dict_set(&d, "qp", "0", 0);
         } else {

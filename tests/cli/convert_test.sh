@@ -132,6 +132,15 @@ run "version" 0 "$OMCTI" --version
 # --- FFmpeg containers ---
 if [ "$HAVE_FFMPEG" = 1 ] && command -v ffprobe >/dev/null && command -v ffmpeg >/dev/null; then
     probe() { ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames,r_frame_rate,pix_fmt -of default=nw=1 "$1"; }
+    # x264 holds its lookahead's frames, about 3 bytes a pixel each: above
+    # 4K the lookahead shrinks with the picture (40 x 4K / size, at least
+    # 10); at 4K and below it is x264's own 40
+    "$Y4M" gen 4096 2304 2 > "$T/big.y4m"
+    run "x264 above 4K" 0 "$OMCTI" -q -y -i "$T/big.y4m" -o "$T/big.mp4" --method blend
+    expect "x264 above 4K: lookahead 35" "[ \"\$(grep -a -o 'rc_lookahead=[0-9]*' \"$T/big.mp4\")\" = rc_lookahead=35 ]"
+    run "x264 at CIF" 0 "$OMCTI" -q -y -i "$T/in.y4m" -o "$T/small.mp4" --method blend
+    expect "x264 at CIF: lookahead 40" "[ \"\$(grep -a -o 'rc_lookahead=[0-9]*' \"$T/small.mp4\")\" = rc_lookahead=40 ]"
+    rm -f "$T/big.y4m" "$T/big.mp4" "$T/small.mp4"
     ffmpeg -v error -f lavfi -i "testsrc2=s=176x144:r=30000/1001:d=2" -f lavfi -i "sine=f=440:d=2" \
         -shortest -c:v ffv1 -c:a flac "$T/av.mkv"
     run "mkv lossless 2x" 0 "$OMCTI" -q -i "$T/av.mkv" -o "$T/av2.mkv" --method blend --lossless
