@@ -564,7 +564,7 @@ int cli_convert(int argc, char **argv)
     /* Pieces get no audio (the join adds it); a whole run's parts do, and
      * its join copies the input's subtitles, metadata, chapters and rotation
      * too (from a file: a pipe cannot be read twice; not from a y4m, which
-     * has none of it, and whose interlace tags Im/Ix FFmpeg's demuxer
+     * has none of it, and whose interlace tag Im FFmpeg's demuxer
      * refuses). */
     const int copy_audio = !opt.seg_count && opt.mode != RATE_SLOWMO &&
                            !io_path_is_y4m(opt.output) && !io_input_is_y4m(opt.input) &&

@@ -248,9 +248,9 @@ static int parse_tag_duration(const char *v, int64_t *us)
     int64_t h = 0;
     int nd = 0;
     for (; *v >= '0' && *v <= '9'; v++, nd++) {
-        if (h > 1000000000)   /* 1e9 hours: past any timestamp int64 us holds */
-            return 0;
         h = h * 10 + (*v - '0');
+        if (h > 1000000000)   /* 1e9 hours, 3.6e18 us: int64 holds the sum below */
+            return 0;
     }
     if (!nd || v[0] != ':' || v[1] < '0' || v[1] > '5' || v[2] < '0' || v[2] > '9' ||
         v[3] != ':' || v[4] < '0' || v[4] > '5' || v[5] < '0' || v[5] > '9')
@@ -352,14 +352,19 @@ static int open_decoder(FFReader *p, const char *path, int has_audio, char *err,
     if ((ret = avcodec_open2(p->dec, codec, NULL)) < 0) {
         if (ret == AVERROR(ENOMEM))
             return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
-        /* A decoder refuses the stream's setup data (extradata: Theora's
-         * three headers, H.264's parameter sets) with a code of its
-         * choosing (Theora's damaged setup header: EPERM, "Operation not
-         * permitted"), which alone tells the user nothing. */
-        char eb[AV_ERROR_MAX_STRING_SIZE];
-        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the %s decoder refuses the "
-                         "stream's setup data (%s): a damaged file?", path, codec->name,
-                         ffio_errstr(ret, eb, sizeof eb));
+        /* A decoder that refuses the stream's setup data (extradata:
+         * Theora's three headers, H.264's parameter sets) says so with
+         * invalid data or a code of its choosing (Theora's corrupt headers:
+         * -1, EPERM, "Operation not permitted"), which alone tells the user
+         * nothing. Other failures (an experimental decoder, a feature not
+         * implemented) keep FFmpeg's words. */
+        if (ret == AVERROR(EPERM) || ret == AVERROR_INVALIDDATA) {
+            char eb[AV_ERROR_MAX_STRING_SIZE];
+            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the %s decoder refuses the "
+                             "stream's setup data (%s): a damaged file?", path, codec->name,
+                             ffio_errstr(ret, eb, sizeof eb));
+        }
+        return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret, "cannot open the decoder");
     }
     /* Other streams are not decoded; telling the demuxer saves work. */
     ffio_keep_only_stream(p->fmt, p->stream);

@@ -82,12 +82,14 @@ static int parse_header(Y4mReader *s, VideoInfo *info, const char *path, char *e
             if (sscanf(tok + 1, "%lld:%lld", &an, &ad) != 2) an = ad = 0;
             break;
         case 'I':
-            /* p, t, b or m (mixed, per frame), as FFmpeg's y4m demuxer
-             * accepts; any other value is a damaged header there too */
-            if (!tok[1] || tok[2] || !strchr("ptbm", tok[1]))
+            /* the spec's p, t, b, m (mixed, per frame) or ? (unknown), by
+             * the first letter as FFmpeg's y4m demuxer reads it; any other
+             * letter, or none, is a damaged header, which FFmpeg refuses too
+             * (it also refuses m, which omcti takes with the interlace note) */
+            if (!tok[1] || !strchr("ptbm?", tok[1]))
                 return set_error(err, errlen, OMCTI_ERR_FORMAT,
                                  "'%s': malformed y4m header field '%s' (interlacing is Ip, It, "
-                                 "Ib or Im)", path, tok);
+                                 "Ib, Im or I?)", path, tok);
             info->interlace = tok[1];
             break;
         case 'C': snprintf(cs, sizeof cs, "%s", tok + 1); break;

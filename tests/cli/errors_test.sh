@@ -77,13 +77,18 @@ row "truncated y4m, --workers 2" 1 "truncated"      "$OMCTI" -i "$T/trunc.y4m" -
 row "truncated y4m, --segment" 1 "truncated"        "$OMCTI" -i "$T/trunc.y4m" -o "$T/out.y4m" --segment 0/2
 printf 'YUV4MPEG2 W64 H48 F25:1 C420p10\nFRAME\n' > "$T/deep.y4m"
 row "10-bit y4m"           1 "not supported"        "$OMCTI" -i "$T/deep.y4m" -o "$T/out.y4m"
-# interlacing other than p, t, b, m is a damaged header (FFmpeg's y4m
-# demuxer refuses it too); a header line that fills the reader's buffer is
-# named as such, not "not a y4m stream"
-for il in Iz I Ipp; do
+# interlacing other than p, t, b, m, ? (by the first letter, as FFmpeg's
+# y4m demuxer reads it) is a damaged header, which FFmpeg refuses too; I?
+# (unknown, mjpegtools writes it) converts; a header line that fills the
+# reader's buffer is named as such, not "not a y4m stream"
+for il in Iz I Ix; do
     printf 'YUV4MPEG2 W64 H48 F25:1 %s\nFRAME\n' "$il" > "$T/il.y4m"
     head -c 4608 /dev/zero >> "$T/il.y4m"
-    row "y4m interlacing $il" 1 "malformed y4m header field '$il' (interlacing is Ip, It, Ib or Im)" "$OMCTI" -i "$T/il.y4m" -o "$T/out.y4m"
+    row "y4m interlacing $il" 1 "malformed y4m header field '$il' (interlacing is Ip, It, Ib, Im or I?)" "$OMCTI" -i "$T/il.y4m" -o "$T/out.y4m"
+done
+for il in 'I?' Ipp; do
+    { printf 'YUV4MPEG2 W64 H48 F25:1 %s\n' "$il"; for f in 1 2; do printf 'FRAME\n'; head -c 4608 /dev/zero; done; } > "$T/il.y4m"
+    row "y4m interlacing $il" 0 "" "$OMCTI" -q -i "$T/il.y4m" -o "$T/out.y4m"
 done
 { printf 'YUV4MPEG2 W64 H48 F25:1 X'; head -c 200000 /dev/zero | tr '\0' a; printf '\nFRAME\n'; head -c 4608 /dev/zero; } > "$T/il.y4m"
 row "y4m header line of 200 kB" 1 "the y4m header line is longer than 4095 bytes" "$OMCTI" -i "$T/il.y4m" -o "$T/out.y4m"
@@ -98,8 +103,9 @@ row "353x289"              0 "" "$OMCTI" -q -i "$T/odd.y4m" -o "$T/out.y4m"
 "$Y4M" gen 1 1 3 > "$T/px.y4m"
 row "1x1"                  0 "" "$OMCTI" -q -i "$T/px.y4m" -o "$T/out.y4m"
 if [ "$HAVE_FFMPEG" = 1 ]; then
-    # a Theora file whose setup header is damaged: the decoder's refusal
-    # (EPERM, "Operation not permitted") is named as what it is
+    # a Theora file whose setup header is damaged: the Ogg page's CRC no
+    # longer matches, FFmpeg drops the page and the decoder finds its setup
+    # data corrupt (-1, EPERM, "Operation not permitted"), named as what it is
     if ffmpeg -v error -f lavfi -i testsrc2=s=64x48:r=25:d=1 -c:v libtheora "$T/th.ogv" 2>/dev/null; then
         python3 - "$T/th.ogv" <<'PY'
 import sys
