@@ -438,9 +438,10 @@ MCF void mc_quad_store(McVec *vq, int nbx, int bx, int by, const McVec q[4])
  * grid's blocks under it (mc_shifted_under(); split: the first grid's
  * switches) took it. The down-shifted grid's block (bx, by) follows the
  * same rule at its index (the 2x2 blocks include the column bx + 1, which
- * it does not overlap: one rule for both grids, as mc_shifted_active()). Where the first grid split, its picture already
- * holds both motions there, and a second split makes the two grids'
- * pictures alike where their average gains by their being unlike: split
+ * it does not overlap: one rule for both grids, as mc_shifted_active()).
+ * Where the first grid split, its picture already holds both motions
+ * there, and a second split makes the two grids' pictures alike where
+ * their average gains by their being unlike: split
  * wherever it acts, the shifted grid gained +0.46 dB summed over the
  * evaluation set but lost 0.005 dB or more on 17 of its 66 clips that are
  * not pans; under this rule +0.21 dB, losing on two, by 0.09 dB at most

@@ -452,9 +452,9 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
      * A, 2 of C, 1 of the split, the shifted grid's 3 rows of A, 2 of C
      * and 1 of the split, as many of the down-shifted grid's, and the
      * right-shifted grid's 2 rows of A and 1 of C, for their blocks that
-     * act; without OBMC 2 of A, 1 of C) and below its last (those its last steps compute before a claim
-     * fails) it computes
-     * itself, into its own arrays: every value is a deterministic function of the
+     * act; without OBMC 2 of A, 1 of C) and below its last (those its last
+     * steps compute before a claim fails) it computes itself, into its own
+     * arrays: every value is a deterministic function of the
      * pair and the phase, so the picture is the same for every thread count
      * and every split, no thread ever waits for another (no barrier inside
      * the picture), and the rows a stage reads are still in the core's
