@@ -451,7 +451,7 @@ static int write_script(Farm *f, const char *name, int join, char *path, size_t 
         sh_quote(s, f->exe);
         fprintf(s, " --segment \"$i/%d\" -i ", f->segments);
         sh_quote(s, f->in_abs);
-        fputs(" -o \"$piece\" -y -q --index ", s);
+        fputs(" -o \"$piece\" -y --index ", s);
         sh_quote(s, f->index);
         for (int k = 0; k < f->n_conv; k++) {
             fputc(' ', s);

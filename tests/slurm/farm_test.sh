@@ -48,6 +48,9 @@ expect "farm exits 0" "[ $? -eq 0 ] || { cat '$T/err' >&2; false; }"
 expect "farm prints the job ids" "grep -q 'submitted as job array [0-9]*; join as job [0-9]*' '$T/out'"
 expect "farm reports progress" "grep -q 'segments done 4 / 4' '$T/err'"
 expect "farmed frames = single run" "same '$T/whole.$EXT' '$T/out.$EXT'"
+# a segment's log says what it did (its last line, as a run's), so that
+# `tail` on a running or finished task's log shows its progress
+expect "a segment's log ends with its summary" "tail -n 1 '$T/w1/logs/seg-1.log' | grep -q '^omcti: [0-9]* frames in, [0-9]* out'"
 # the jobs run the launcher, which sets OpenMP's wait policy whatever
 # environment sbatch passes on, not the program beside it
 expect "the jobs run the launcher" "grep -q \"^exec '[^']*/omcti' \" '$T/w1/segment.sh' && grep -q \"^exec '[^']*/omcti' join\" '$T/w1/join.sh'"
