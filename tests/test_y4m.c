@@ -1,11 +1,13 @@
-/* y4m reader and writer, and the output rules of io.c (temporary file,
- * rename on success, no overwrite without -y, never over the input). */
+/* y4m reader and writer, the read-ahead thread's limit, and the output rules
+ * of io.c (temporary file, rename on success, no overwrite without -y,
+ * never over the input). */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "src/io/async.h"
 #include "src/io/io.h"
 #include "tests/check.h"
 
@@ -266,6 +268,48 @@ static void test_slots(TestState *ts, int w, int h)
     free(buf);
 }
 
+/* The read-ahead thread reads no further than its limit, however long the
+ * consumer takes: a part of a file counts the damage of its own pictures. */
+static void test_async_limit(TestState *ts)
+{
+    const int w = 32, h = 16, n = 6;
+    char path[512], err[512] = "";
+    path_in(path, sizeof path, "ahead.y4m");
+    VideoInfo info = { .width = w, .height = h, .fps = { 25, 1 }, .sar = { 1, 1 }, .interlace = 'p' };
+    WriterOptions wo = { .crf = -1, .overwrite = 1 };
+    VideoWriter *wr;
+    uint8_t *buf = malloc(w * h * 3);
+    OmctiPicture pic;
+    CHECK(ts, video_writer_open(&wr, path, &info, &wo, err, sizeof err) == 0, "%s", err);
+    if (!wr) { free(buf); return; }
+    for (int k = 0; k < n; k++) {
+        fill(&pic, buf, w, h, k);
+        CHECK(ts, video_writer_write(wr, &pic, err, sizeof err) == 0, "%s", err);
+    }
+    CHECK(ts, video_writer_finish(wr, err, sizeof err) == 0, "%s", err);
+    video_writer_close(&wr);
+
+    VideoReader *rd;
+    AsyncReader *ar = NULL;
+    CHECK(ts, video_reader_open(&rd, path, err, sizeof err) == 0, "%s", err);
+    if (!rd) { free(buf); return; }
+    CHECK(ts, async_reader_start(&ar, rd, 3, 2, NULL, err, sizeof err) == 0, "%s", err);
+    int got = 0;
+    for (OmctiPicture p; ar && async_reader_next(ar, &p, err, sizeof err) == 1;) {
+        usleep(20000);   /* time enough for the thread to read on */
+        got++;
+    }
+    CHECK(ts, got == 2, "limit 2: %d pictures", got);
+    async_reader_stop(&ar);
+    OmctiPicture next;
+    CHECK(ts, video_reader_read(rd, &next, err, sizeof err) == 1, "%s", err);
+    fill(&pic, buf, w, h, 2);
+    CHECK(ts, !memcmp(next.data[0], pic.data[0], (size_t)w), "the reader stands at picture 2");
+    video_reader_close(&rd);
+    unlink(path);
+    free(buf);
+}
+
 int main(void)
 {
     TestState ts = { 0, 0 };
@@ -280,6 +324,7 @@ int main(void)
     test_output_rules(&ts);
     test_slots(&ts, 64, 48);
     test_slots(&ts, 17, 9);
+    test_async_limit(&ts);
     rmdir(dir);
     return test_finish(&ts, "y4m");
 }

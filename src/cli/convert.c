@@ -254,7 +254,11 @@ static int run(Converter *c)
         c->base = c->range.read_from;
     }
 
-    if ((ret = async_reader_start(&c->reader, c->in, 3, &cli_cancel, c->err,
+    /* What feed() takes and not a picture more; the last part reads on to
+     * the end, where a file cut short says so. */
+    const int64_t limit = !c->ix ? c->opt->max_frames
+                          : c->range.read_to < c->ix->count ? c->range.read_to - c->base : -1;
+    if ((ret = async_reader_start(&c->reader, c->in, 3, limit, &cli_cancel, c->err,
                                   sizeof c->err)) < 0)
         return ret;
 

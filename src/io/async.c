@@ -108,6 +108,7 @@ struct AsyncReader {
     int exited;             /* the thread is about to return               */
     const IoCancel *cancel;
     int width, height;      /* the ring's pictures, allocated on the first */
+    int64_t left;           /* pictures still to read (< 0: to the end)    */
     int64_t pts[16];        /* each slot's timestamp (depth <= 16)         */
     int64_t origin[16];     /* and the reader's origins at it             */
     int64_t audio_origin[16];
@@ -128,7 +129,8 @@ static void *reader_main(void *arg)
         if (quit) break;
 
         OmctiPicture in;
-        int ret = video_reader_read(ar->r, &in, err, sizeof err);
+        int ret = ar->left == 0 ? 0 : video_reader_read(ar->r, &in, err, sizeof err);
+        if (ret > 0 && ar->left > 0) ar->left--;
         /* The ring takes memory only once a picture exists: a stream that
          * ends (or stalls) after its header costs nothing. */
         if (ret > 0 && !ar->q.buf && ring_alloc(&ar->q, ar->width, ar->height, ar->q.depth) < 0)
@@ -165,8 +167,8 @@ static void *reader_main(void *arg)
     return NULL;
 }
 
-int async_reader_start(AsyncReader **out, VideoReader *r, int depth, const IoCancel *cancel,
-                       char *err, size_t errlen)
+int async_reader_start(AsyncReader **out, VideoReader *r, int depth, int64_t limit,
+                       const IoCancel *cancel, char *err, size_t errlen)
 {
     const VideoInfo *info = video_reader_info(r);
     AsyncReader *ar = calloc(1, sizeof *ar);
@@ -176,6 +178,7 @@ int async_reader_start(AsyncReader **out, VideoReader *r, int depth, const IoCan
     ar->width = info->width;
     ar->height = info->height;
     ar->cancel = cancel;
+    ar->left = limit < 0 ? -1 : limit;
     ar->r = r;
     pthread_mutex_init(&ar->lock, NULL);
     pthread_cond_init(&ar->changed, NULL);

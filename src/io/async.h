@@ -11,12 +11,15 @@ typedef struct AsyncReader AsyncReader;
 typedef struct AsyncWriter AsyncWriter;
 
 /* Starts a thread that reads r into a ring of `depth` pictures (allocated
- * when the first picture arrives). r stays owned by the caller and must
- * outlive the AsyncReader. cancel (may be NULL; must outlive it too): the
- * waits of next/acquire/drain return OMCTI_ERR_INTERRUPT within 100 ms of
- * a request, and stop wakes a thread blocked in I/O with its signal. */
-int  async_reader_start(AsyncReader **ar, VideoReader *r, int depth, const IoCancel *cancel,
-                        char *err, size_t errlen);
+ * when the first picture arrives), at most `limit` of them (< 0: to the
+ * end; a part of the file reads no further than its part, so that what the
+ * reader counts, its damage, does not depend on how far the thread ran
+ * ahead). r stays owned by the caller and must outlive the AsyncReader.
+ * cancel (may be NULL; must outlive it too): the waits of
+ * next/acquire/drain return OMCTI_ERR_INTERRUPT within 100 ms of a request,
+ * and stop wakes a thread blocked in I/O with its signal. */
+int  async_reader_start(AsyncReader **ar, VideoReader *r, int depth, int64_t limit,
+                        const IoCancel *cancel, char *err, size_t errlen);
 /* The next picture: 1, 0 at the end, < 0 on error (message in err). The
  * picture stays valid until the next call. */
 int  async_reader_next(AsyncReader *ar, OmctiPicture *pic, char *err, size_t errlen);
