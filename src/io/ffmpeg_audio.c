@@ -54,8 +54,18 @@ int ffaudio_copy_until(FFAudioCopy *p, AVFormatContext *oc, const char *out_path
              * whose video starts at 0. The packet that straddles 0 is kept,
              * moved to 0: it is at most one packet (~20 ms) early, where
              * dropping it would cut the start of the sound (Matroska puts
-             * H.264 pictures a few ms after the audio). */
-            if (p->apkt->pts < 0 || (p->apkt->dts != AV_NOPTS_VALUE && p->apkt->dts < 0)) {
+             * H.264 pictures a few ms after the audio). MP4 and MOV keep
+             * audio before 0 where it is, under an edit list that starts
+             * the track at 0, as `ffmpeg -c:a copy` writes it: an AAC
+             * track's priming packet (its encoder delay, before 0 in every
+             * phone clip) then still primes the decoder (dropped, the first
+             * 21 ms of sound decoded wrong: a click). */
+            const int early_kept = ist->codecpar->codec_type == AVMEDIA_TYPE_AUDIO &&
+                                   (oc->oformat->flags & AVFMT_TS_NEGATIVE) &&
+                                   (strstr(oc->oformat->name, "mov") ||
+                                    strstr(oc->oformat->name, "mp4"));
+            if (!early_kept &&
+                (p->apkt->pts < 0 || (p->apkt->dts != AV_NOPTS_VALUE && p->apkt->dts < 0))) {
                 int64_t ts = p->apkt->dts != AV_NOPTS_VALUE && p->apkt->dts < p->apkt->pts
                                  ? p->apkt->dts : p->apkt->pts;
                 if (p->apkt->duration <= 0 || ts + p->apkt->duration <= 0) {
