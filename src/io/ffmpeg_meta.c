@@ -124,6 +124,11 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
         static const char *const vkeys[] = { "language", "title", "handler_name", NULL };
         const AVStream *ist = in->streams[v];
         ret = copy_dict(&vst->metadata, ist->metadata, vkeys);
+        /* Its flags (default, forced, ...), as the copied audio keeps
+         * theirs: Matroska marks a track default only where its stream
+         * says so once any stream does (the video of a clip with default
+         * audio was written not default). */
+        vst->disposition = ist->disposition & ~AV_DISPOSITION_ATTACHED_PIC;
         size_t size = 0;
         const uint8_t *m = display_matrix(ist, &size);
         /* The QuickTime family stores the matrix (tkhd); the other muxers

@@ -44,6 +44,8 @@ check "rotation kept in .mov" \
 "$OMCTI" -y -i "$T/phone.mp4" -o "$T/out.mkv" 2>"$T/err"
 check "mkv (no matrix in this FFmpeg): exit 0 and a notice naming the rotation" \
     "[ $? -eq 0 ] && grep -q 'cannot hold the input.s display rotation (90 degrees)' '$T/err'"
+check "mkv: the video track keeps its default flag beside the default audio" \
+    "[ \"\$(probe -select_streams v -show_entries stream_disposition=default '$T/out.mkv')\" = 1 ]"
 "$OMCTI" -y -i "$T/phone.mp4" -o "$T/out.y4m" 2>"$T/err"
 check "y4m: a notice that the rotation is not kept" "grep -q 'rotated by 90 degrees' '$T/err'"
 "$OMCTI" -q -y -i "$T/phone.mp4" -o "$T/q.mkv" 2>"$T/err"
