@@ -5,6 +5,7 @@
  * rotation: the pictures stay as stored, players turn them, as `ffmpeg -i
  * IN OUT` does), what else it says about its pictures (HDR10's mastering
  * display, a 360-degree projection) and the chapters. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +13,7 @@
 
 #include <libavutil/avstring.h>
 #include <libavutil/display.h>
+#include <libavutil/timecode.h>
 
 #include "src/common.h"
 #include "src/io/ffmpeg_internal.h"
@@ -101,6 +103,38 @@ static int copy_picture_side_data(const AVStream *ist, AVStream *vst)
     return 0;
 }
 
+/* A timecode (SMPTE hh:mm:ss:ff, the first picture's: a camera's, a MOV's
+ * tmcd track) counts frames at the input's rate, the output's at its own:
+ * its frames field is carried over to the output's rate (25 to 50 fps:
+ * 01:02:03:04 becomes 01:02:03:08, the same moment; kept as written, the
+ * 04 read 4/50 s), to the nearest frame where the rates do not divide,
+ * and hh:mm:ss stay as they read. Drop-frame counting stays where the
+ * output's rate has it (29.97 to 59.94 fps). A timecode that FFmpeg cannot
+ * read at the input's rate is kept as it is, as FFmpeg's CLI keeps every
+ * one. */
+static int rescale_timecode(AVDictionary **d, AVRational in, AVRational out)
+{
+    const AVDictionaryEntry *e = av_dict_get(*d, "timecode", NULL, 0);
+    AVTimecode tc, otc;
+    int hh, mm, ss, ff;
+    char c;
+    if (!e || in.num <= 0 || in.den <= 0 || out.num <= 0 || out.den <= 0 ||
+        av_timecode_init_from_string(&tc, in, e->value, NULL) < 0 ||
+        sscanf(e->value, "%d:%d:%d%c%d", &hh, &mm, &ss, &c, &ff) != 5)
+        return 0;
+    const int fps = (int)((out.num + out.den / 2) / out.den);
+    const int drop = (tc.flags & AV_TIMECODE_FLAG_DROPFRAME) && out.den == 1001 && fps % 30 == 0;
+    int64_t f = av_rescale_rnd(ff, fps, tc.fps, AV_ROUND_NEAR_INF);
+    if (f > fps - 1)
+        f = fps - 1;
+    char key[32], buf[AV_TIMECODE_STR_SIZE + 16];
+    snprintf(buf, sizeof buf, "%02d:%02d:%02d%c%02d", hh, mm, ss, drop ? ';' : ':', (int)f);
+    if (av_timecode_init_from_string(&otc, out, buf, NULL) < 0)
+        return 0;
+    av_strlcpy(key, e->key, sizeof key);
+    return av_dict_set(d, key, buf, 0);
+}
+
 int ffmeta_rotation(const AVStream *st)
 {
     size_t size = 0;
@@ -121,9 +155,16 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
     const int v = av_find_best_stream((AVFormatContext *)in, AVMEDIA_TYPE_VIDEO, -1, -1, NULL,
                                       0);
     if (ret >= 0 && v >= 0) {
-        static const char *const vkeys[] = { "language", "title", "handler_name", NULL };
+        static const char *const vkeys[] = { "language", "title", "handler_name", "timecode",
+                                             NULL };
         const AVStream *ist = in->streams[v];
+        const AVRational in_rate = ist->r_frame_rate.num > 0 ? ist->r_frame_rate
+                                                             : ist->avg_frame_rate;
         ret = copy_dict(&vst->metadata, ist->metadata, vkeys);
+        if (ret >= 0)
+            ret = rescale_timecode(&vst->metadata, in_rate, vst->avg_frame_rate);
+        if (ret >= 0)
+            ret = rescale_timecode(&oc->metadata, in_rate, vst->avg_frame_rate);
         /* Its flags (default, forced, ...), as the copied audio keeps
          * theirs: Matroska marks a track default only where its stream
          * says so once any stream does (the video of a clip with default

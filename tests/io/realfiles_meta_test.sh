@@ -51,6 +51,24 @@ check "y4m: a notice that the rotation is not kept" "grep -q 'rotated by 90 degr
 "$OMCTI" -q -y -i "$T/phone.mp4" -o "$T/q.mkv" 2>"$T/err"
 check "-q: no notice" "[ ! -s '$T/err' ]"
 
+# A camera's timecode (a MOV tmcd track, 25 fps) is kept, its frames field
+# at the output's rate (04 of 25 is 08 of 50: the same moment); slow
+# motion keeps the input's rate, and the timecode as written
+ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -t 1 -c:v libx264 -timecode 01:02:03:04 \
+    "$T/tc.mov"
+tc() { probe -select_streams v -show_entries stream_tags=timecode "$1"; }
+if [ "$(tc "$T/tc.mov")" = 01:02:03:04 ]; then
+    "$OMCTI" -q -y -i "$T/tc.mov" -o "$T/tc_out.mov"
+    check "timecode kept in .mov at the output's rate (01:02:03:08 at 50 fps)" \
+        "[ \"\$(tc '$T/tc_out.mov')\" = 01:02:03:08 ] && probe -show_entries stream=codec_type '$T/tc_out.mov' | grep -q data"
+    "$OMCTI" -q -y -i "$T/tc.mov" -o "$T/tc_out.mkv" --fps 60
+    check "timecode kept in .mkv, --fps 60 (01:02:03:10)" "[ \"\$(tc '$T/tc_out.mkv')\" = 01:02:03:10 ]"
+    "$OMCTI" -q -y -i "$T/tc.mov" -o "$T/tc_slow.mov" --slowmo 2
+    check "timecode kept as written in slow motion" "[ \"\$(tc '$T/tc_slow.mov')\" = 01:02:03:04 ]"
+else
+    echo "note: this FFmpeg does not write a timecode track"
+fi
+
 # HDR10: the mastering display and light levels of an mp4 (its 'mdcv' and
 # 'clli' boxes, added to the sample entry here) are kept, as FFmpeg's CLI
 # keeps them
