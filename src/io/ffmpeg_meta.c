@@ -152,6 +152,18 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
 {
     char name[1024];
     int ret = copy_dict(&oc->metadata, in->metadata, NULL);
+    /* The QuickTime family stores the matrix (tkhd); the other muxers of
+     * this FFmpeg drop it. */
+    const int keeps = strstr(oc->oformat->name, "mov") || strstr(oc->oformat->name, "mp4");
+    /* An iPhone's place is an 'mdta' key, which the MP4 and MOV muxers
+     * write only in their metadata-tag mode: it goes where they write a
+     * place, 'location' (the udta box that Apple's players read too),
+     * unless the input has one (before, an iPhone clip lost its place). */
+    const AVDictionaryEntry *loc =
+        av_dict_get(in->metadata, "com.apple.quicktime.location.ISO6709", NULL, 0);
+    if (ret >= 0 && keeps && loc && loc->value[0] &&
+        !av_dict_get(in->metadata, "location", NULL, 0))
+        ret = av_dict_set(&oc->metadata, "location", loc->value, 0);
     const int v = av_find_best_stream((AVFormatContext *)in, AVMEDIA_TYPE_VIDEO, -1, -1, NULL,
                                       0);
     if (ret >= 0 && v >= 0) {
@@ -172,9 +184,6 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
         vst->disposition = ist->disposition & ~AV_DISPOSITION_ATTACHED_PIC;
         size_t size = 0;
         const uint8_t *m = display_matrix(ist, &size);
-        /* The QuickTime family stores the matrix (tkhd); the other muxers
-         * of this FFmpeg drop it. */
-        const int keeps = strstr(oc->oformat->name, "mov") || strstr(oc->oformat->name, "mp4");
         if (ret >= 0 && m && size >= 9 * sizeof(int32_t)) {
             if (keeps)
                 ret = set_side_data(vst, AV_PKT_DATA_DISPLAYMATRIX, m, size);

@@ -51,6 +51,18 @@ check "y4m: a notice that the rotation is not kept" "grep -q 'rotated by 90 degr
 "$OMCTI" -q -y -i "$T/phone.mp4" -o "$T/q.mkv" 2>"$T/err"
 check "-q: no notice" "[ ! -s '$T/err' ]"
 
+# An iPhone's place is an mdta key (com.apple.quicktime.location.ISO6709):
+# kept in .mov and .mp4 as their 'location', in .mkv as the key itself
+ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -t 1 -c:v libx264 \
+    -metadata com.apple.quicktime.location.ISO6709=+48.8584+002.2945+035.000/ \
+    -metadata com.apple.quicktime.make=Apple -movflags use_metadata_tags "$T/iphone.mov"
+"$OMCTI" -q -y -i "$T/iphone.mov" -o "$T/iphone_out.mov"
+check "iPhone location kept in .mov" \
+    "[ \"\$(probe -show_entries format_tags=location '$T/iphone_out.mov')\" = +48.8584+002.2945+035.000/ ]"
+"$OMCTI" -q -y -i "$T/iphone.mov" -o "$T/iphone_out.mp4"
+check "iPhone location kept in .mp4" \
+    "probe -show_entries format_tags=location '$T/iphone_out.mp4' | grep -q '^+48.8584+002.2945+35'"
+
 # A camera's timecode (a MOV tmcd track, 25 fps) is kept, its frames field
 # at the output's rate (04 of 25 is 08 of 50: the same moment); slow
 # motion keeps the input's rate, and the timecode as written
