@@ -196,10 +196,15 @@ int ffdec_next(const VideoReader *r, FFReader *p, char *err, size_t errlen)
                 p->stop_pos = avio_tell(p->fmt->pb);
                 p->size = avio_size(p->fmt->pb);
             }
+            /* With frame threads, a packet's decode error can surface
+             * here (the last packet of a file cut inside a picture): a bad
+             * packet like any other, the decoder still drains. */
             ret = avcodec_send_packet(p->dec, NULL);
-            if (ret < 0 && ret != AVERROR_EOF)
-                return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, r->path, ret, "decoding");
             p->eof_sent = 1;
+            if (ret == AVERROR(ENOMEM))
+                return ffio_fail_av(err, errlen, OMCTI_ERR_NOMEM, r->path, ret, "decoding");
+            if (ret < 0 && ret != AVERROR_EOF && (ret = count_bad(r, p, err, errlen)) < 0)
+                return ret;
             continue;
         }
         if (p->pkt->stream_index != p->stream) {

@@ -442,6 +442,20 @@ static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int 
     }
 }
 
+/* A file that fails before its first picture, of an MP4/MOV that ends
+ * inside one of its boxes, is named as that: what FFmpeg says then ("no
+ * video stream", an unknown codec, invalid data) is only a consequence. */
+static int name_cut_short(const char *path, int ret, char *err, size_t errlen)
+{
+    IoCutShort cut;
+    if (ret != OMCTI_ERR_FORMAT || !io_mp4_cut_short(path, &cut))
+        return ret;
+    return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the file ends at byte %llu, inside "
+                     "its '%s' box, which runs to byte %llu: a truncated file (a download or "
+                     "copy not finished?)", path, (unsigned long long)cut.file_size, cut.type,
+                     (unsigned long long)cut.box_end);
+}
+
 int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, char *err,
                    size_t errlen)
 {
@@ -464,14 +478,14 @@ int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, 
     int ret = open_demuxer(p, path, cancel, err, errlen);
     if (ret < 0) {
         ffdec_free(p);
-        return ret;
+        return name_cut_short(path, ret, err, errlen);
     }
     int has_audio = 0;
     for (unsigned i = 0; i < p->fmt->nb_streams; i++)
         has_audio |= p->fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_AUDIO;
     if ((ret = open_decoder(p, path, has_audio, err, errlen)) < 0) {
         ffdec_free(p);
-        return ret;
+        return name_cut_short(path, ret, err, errlen);
     }
 
     AVRational scanned = { 0, 1 };
@@ -524,7 +538,7 @@ int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, 
                                 "'%s': the video stream holds no picture", path);
         }
         video_reader_close(&r);
-        return ret;
+        return name_cut_short(path, ret, err, errlen);
     }
     p->pending = 1;
     p->width = p->frame->width;

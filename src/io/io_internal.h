@@ -16,6 +16,16 @@
 #define IO_MAX_PIXELS (64LL << 20)
 int io_check_size(const char *path, int64_t w, int64_t h, char *err, size_t errlen);
 
+/* An MP4/MOV file (ISO base media boxes) that ends inside one of its
+ * top-level boxes: the box's type, the byte where it says it ends, and the
+ * file's size. io_mp4_cut_short(): 1 and *cut filled; 0 for a whole file,
+ * another kind of file, or one whose boxes are damaged rather than cut. */
+typedef struct IoCutShort {
+    char type[5];
+    uint64_t box_end, file_size;
+} IoCutShort;
+int io_mp4_cut_short(const char *path, IoCutShort *cut);
+
 typedef struct VideoReaderOps {
     int  (*read)(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen);
     void (*close)(VideoReader *r);   /* frees priv, not r */

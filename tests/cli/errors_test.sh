@@ -494,10 +494,32 @@ PY
     ff -f lavfi -i "testsrc2=s=64x48:r=25:d=1" -c:v libx264 "$T/moov-last.mp4"
     head -c 100 "$T/moov-last.mp4" > "$T/cut-mdat.mp4"
     head -c $(( $(stat -c %s "$T/moov-last.mp4") - 100 )) "$T/moov-last.mp4" > "$T/cut-moov.mp4"
-    row "mp4 cut inside its media data" 1 "'$T/cut-mdat.mp4': cannot read its container header (Invalid data found when processing input): a truncated or damaged file?" \
+    # an MP4/MOV cut short is named by the box it ends in, wherever FFmpeg
+    # fails on it (before: "cannot read its container header", and for a
+    # fast-start file "no video stream", "no decoder for the video codec",
+    # "decoding: Invalid data found when processing input")
+    cut_line() { echo "'$T/$1': the file ends at byte $2, inside its '$3' box, which runs to byte [0-9]*: a truncated file (a download or copy not finished?)"; }
+    row "mp4 cut inside its media data" 1 "$(cut_line cut-mdat.mp4 100 mdat)" \
         "$OMCTI" -i "$T/cut-mdat.mp4" -o "$T/out.mkv"
-    row "mp4 cut inside its moov" 1 "'$T/cut-moov.mp4': cannot read its container header (End of file): a truncated or damaged file?" \
+    row "mp4 cut inside its moov" 1 "$(cut_line cut-moov.mp4 "$(stat -c %s "$T/cut-moov.mp4")" moov)" \
         "$OMCTI" -i "$T/cut-moov.mp4" -o "$T/out.mkv"
+    ff -f lavfi -i "testsrc2=s=320x240:r=25:d=1" -c:v libx264 -movflags +faststart "$T/faststart.mp4"
+    # cut inside its third picture: the two before it are converted, with
+    # the warning (the decoder's complaint at the end of the data was
+    # "decoding: Invalid data found when processing input")
+    third=$(ffprobe -v error -select_streams v -show_entries packet=pos,size -of flat "$T/faststart.mp4" |
+            awk -F= '/packet\.2\.pos=/ { gsub(/"/, "", $2); p = $2 } /packet\.2\.size=/ { gsub(/"/, "", $2); s = $2 } END { print p + int(s / 2) }')
+    head -c "$third" "$T/faststart.mp4" > "$T/cut-third.mp4"
+    row "fast-start mp4 cut inside its third picture" 0 "warning: .*cut-third.mp4.*ends early" \
+        "$OMCTI" -i "$T/cut-third.mp4" -o "$T/out.mkv"
+    for n in 9 200 400 3000; do
+        head -c $n "$T/faststart.mp4" > "$T/cut$n.mp4"
+        box=moov; [ $n = 9 ] && box=ftyp; [ $n = 3000 ] && box=mdat
+        for w in 1 2; do
+            row "fast-start mp4 cut at $n bytes, --workers $w" 1 "$(cut_line cut$n.mp4 $n $box)" \
+                "$OMCTI" -i "$T/cut$n.mp4" -o "$T/out.mkv" --workers $w
+        done
+    done
     ff -f lavfi -i "testsrc2=s=96x64:r=25:d=2" -c:v libx264 -g 10 "$T/h264.mkv"
     head -c $(( $(stat -c %s "$T/h264.mkv") * 2 / 3 )) "$T/h264.mkv" > "$T/cut.mkv"
     row "truncated file (ends at the last good frame)" 0 "" "$OMCTI" -q -i "$T/cut.mkv" -o "$T/out.mkv"
