@@ -46,6 +46,17 @@ run "progress log, period 0" 0 "$OMCTI" -y -i "$T/prog.y4m" -o "$T/prog_out.y4m"
 expect "progress log: none with --stats-period 0" "! grep -q '^frame ' \"$T/err\""
 run "--stats-period -1" 2 "$OMCTI" -i "$T/prog.y4m" -o "$T/prog_bad.y4m" --stats-period -1
 one_line_error "--stats-period -1" "stats-period: -1 is out of range"
+# --- on a terminal (script(1) gives the run a pty): one line redrawn in
+# place, its last draw counting every frame, then a newline before the
+# summary; none with -q ---
+if command -v script >/dev/null; then
+    script -qec "'$OMCTI' -y -i '$T/prog.y4m' -o '$T/prog_out.y4m'" /dev/null </dev/null >"$T/tty" 2>&1
+    expect "progress on a terminal: redrawn after a carriage return, a newline at the end" \
+        "tr -d '\n' < \"$T/tty\" | grep -q \$'\\rframe 60  [0-9.]* fps  elapsed [0-9]*s   \\romcti: 30 frames in, 60 out'"
+    expect "progress on a terminal: no line of its own per update" "[ \"\$(grep -c '^frame ' \"$T/tty\")\" = 0 ]"
+    script -qec "'$OMCTI' -q -y -i '$T/prog.y4m' -o '$T/prog_out.y4m'" /dev/null </dev/null >"$T/tty" 2>&1
+    expect "progress on a terminal: none with -q" "[ ! -s \"$T/tty\" ]"
+fi
 rm -f "$T/prog.y4m" "$T/prog_out.y4m"
 
 # --- threads = 0 means the CPUs this process may use (its affinity), not the host's ---
