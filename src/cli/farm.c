@@ -359,6 +359,22 @@ static int prepare(Farm *f)
     struct stat st;
     const int wd_exists = stat(wd, &st) == 0;
     if (wd_exists && (ret = open_workdir(f, wd, 0)) < 0) return ret;
+    if (!wd_exists) {
+        /* the folder it will be made in: said now, not after the counting
+         * pass (minutes on a long film) */
+        char parent[PATH_MAX + 16];
+        snprintf(parent, sizeof parent, "%s", wd);
+        char *slash = strrchr(parent, '/');
+        while (slash && slash > parent && slash[1] == 0) {   /* "dir/" */
+            *slash = 0;
+            slash = strrchr(parent, '/');
+        }
+        if (!slash) snprintf(parent, sizeof parent, ".");
+        else slash[slash == parent] = 0;                      /* "/wd": "/" */
+        if (access(parent, W_OK | X_OK) != 0)
+            return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create the "
+                             "workdir '%s': %s", wd, strerror(errno));
+    }
 
     /* The frame index: reused when it still describes the input. */
     VideoReader *r = NULL;

@@ -249,6 +249,10 @@ row "farm: a frame rate past 31 bits" 1 "'$T/fast.y4m': the frame rate 100000000
 rm -rf "$T/out.y4m.omcti-farm"   # (where it failed: the rows below do not see it)
 row "farm: one frame, --workdir" 1 "'$T/one.y4m' has fewer than two video frames" \
     "$OMCTI" farm -q -i "$T/one.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw"
+# a workdir that cannot be made is said before the counting pass (its line
+# came after "counting the frames", minutes on a long film)
+row "farm: a workdir in a missing folder" 1 "farm: cannot create the workdir '$T/none/wd': No such file or directory" \
+    "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/none/wd"
 row "farm: not a y4m, --workdir" 1 "not a y4m" \
     "$OMCTI" farm -i "$T/text.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw"
 row "farm: more segments than frames, --workdir" 2 "use at most 8 segments" \
