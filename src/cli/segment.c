@@ -505,7 +505,9 @@ int piece_sum_read(const char *piece, PieceSum *ps, char *err, size_t errlen)
     if (!strcmp(val, "1") || !strcmp(val, "2"))
         BAD("written by an older omcti; convert the segment again");
     if (strcmp(val, "3")) BAD("unknown version");
-    if (sum_numbers(sum_line(&p, "frames"), 1, &ps->frames) < 0 || ps->frames < 1)
+    /* at most 100000 pieces: their counts add up without overflow */
+    if (sum_numbers(sum_line(&p, "frames"), 1, &ps->frames) < 0 || ps->frames < 1 ||
+        ps->frames > INT64_MAX / 100000)
         BAD("frames");
     if (sum_numbers(sum_line(&p, "size"), 1, &ps->size) < 0 || ps->size < 0) BAD("size");
     if (!(val = sum_line(&p, "fnv1a64")) || parse_hex64(val, &ps->hash) < 0) BAD("fnv1a64");

@@ -155,6 +155,8 @@ sed 's/^piece 7 12/piece 9223372036854775807 12/' "$J/p7.keep" > "$J/p7.y4m.sum"
 sed 's/^piece 7 12/piece -1 12/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "negative index" "(piece)"
 sed 's/^range \(.*\) \(.*\)/range \1 999/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "a forged range" "the frame range"
 sed 's/^frames .*/frames 99999999999999999999/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "frames overflow" "(frames)"
+# the largest int64: the pieces' frame counts added up overflowed (UBSan), and join went on
+sed 's/^frames .*/frames 9223372036854775807/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "frames sum overflow" "(frames)"
 sed 's/^size .*/size 1x/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "size not a number" "(size)"
 sed 's/^fnv1a64 .*/fnv1a64 zz/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "bad hash" "(fnv1a64)"
 sed 's/^source .*/source 1 2/' "$J/p7.keep" > "$J/p7.y4m.sum"; sumrow "two-value source" "(source)"
