@@ -108,7 +108,9 @@ void timed_add(TimedInput *ti, int64_t pts)
         ti->have_pts0 = 1;
         a = 0;
     } else if (pts == INT64_MIN || !ti->have_pts0 || (k && pts <= ti->last_pts) ||
-               pts < ti->pts0 || pts - ti->pts0 > INT64_MAX / 4 / ti->tick) {
+               pts < ti->pts0 ||
+               (uint64_t)pts - (uint64_t)ti->pts0 > (uint64_t)(INT64_MAX / 4 / ti->tick)) {
+        /* (the distance in uint64: pts0 near INT64_MIN, pts near INT64_MAX) */
         a = k ? prev + ti->unit : 0;      /* no usable time: one frame on */
         pts = k ? ti->last_pts : pts;
     } else {

@@ -298,6 +298,17 @@ printf 'omcti-frame-index 3\n' > "$T/bad.idx"; idxrow "unknown version"
 # version 1 had no "keys 2" (repeated timestamps): its "keys 0" is stale
 index 8 0 | sed 's/kind offset 0/kind pts 0/' > "$T/bad.idx"; idxrow "version 1 without keys"
 grep -q "made by an older omcti" "$T/err" && ok || bad "version 1 without keys: $(cat "$T/err")"
+# timestamps at both ends of int64: their distance overflowed in timed_add()
+# (UBSan 'signed integer overflow'); such a key gives no usable time
+if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null; then
+    ffmpeg -v error -y -f lavfi -i testsrc=size=64x48:rate=25 -frames 8 -c:v ffv1 "$T/ix.mkv"
+    { printf 'omcti-frame-index 2\nfile %s %s\nkind pts 0\nframes 8\nkeys 1\n' \
+          "$(stat -c %s "$T/ix.mkv")" "$(date -r "$T/ix.mkv" +%s%N)"
+      printf '%s\n' -9223372036854775807 40 80 120 160 200 240 9223372036854775807; } > "$T/pts.idx"
+    UBSAN_OPTIONS=halt_on_error=1 row "--index: pts keys from INT64_MIN+1 to INT64_MAX" 0 "" \
+        "$OMCTI" -q -i "$T/ix.mkv" -o "$T/out.mkv" --segment 1/2 --index "$T/pts.idx"
+    grep -q "runtime error" "$T/err" && bad "--index pts extremes: $(cat "$T/err")" || ok
+fi
 row "--index: not an index" 1 "not an omcti frame index" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T/in.y4m"
 row "--index: a directory" 1 "is a directory" "$OMCTI" -q -i "$T/in.y4m" -o "$T/out.y4m" --segment 1/2 --index "$T"
 mkfifo "$T/fifo.idx"
