@@ -442,10 +442,13 @@ int cli_bench(int argc, char **argv)
      * over all runs instead of spoiling one. */
     const int max_rows = nengines * nsearches * nthreads;
     BenchRow *rows = calloc((size_t)max_rows, sizeof *rows);
-    int nrows = 0, status = EXIT_OK;
+    int nrows = 0, status = EXIT_OK, nskipped = 0;
+    char skipped[8][sizeof err];   /* why an engine cannot run: said below */
+    const char *skipped_name[8];
     for (int e = 0; e < nengines && rows; e++) {
         if (!omcti_engine_available(engines[e], err, sizeof err)) {
-            fprintf(stderr, "omcti: bench: engine %s skipped: %s\n", engines[e], err);
+            skipped_name[nskipped] = engines[e];
+            memcpy(skipped[nskipped++], err, sizeof err);
             continue;
         }
         for (int si = 0; si < nsearches; si++)
@@ -454,6 +457,10 @@ int cli_bench(int argc, char **argv)
                                             .search = (OmctiSearch)searches[si],
                                             .threads = threads[ti] };
     }
+    /* With an engine that runs, a line for each one skipped; with none,
+     * the one error says why (not a skip line and then another). */
+    for (int k = 0; k < nskipped && nrows; k++)
+        fprintf(stderr, "omcti: bench: engine %s skipped: %s\n", skipped_name[k], skipped[k]);
     for (int rep = 0; rep < ld.repeat && rows && status == EXIT_OK; rep++)
         for (int i = 0; i < nrows && status == EXIT_OK; i++) {
             BenchRow *r = &rows[i], one = *r;
@@ -471,7 +478,7 @@ int cli_bench(int argc, char **argv)
             else
                 row_add(r, &one);
         }
-    if (!json)
+    if (!json && nrows)
         fprintf(stderr, "\r%70s\r", "");
     if (!rows) {
         status = cli_error(EXIT_FAILURE_RUN, "bench: out of memory");
@@ -489,7 +496,8 @@ int cli_bench(int argc, char **argv)
         }
         print_table(rows, nrows, &fr, input, &s, &ld, json);
     } else if (status == EXIT_OK) {
-        status = cli_error(EXIT_FAILURE_RUN, "bench: no engine could run");
+        status = cli_error(EXIT_FAILURE_RUN, "bench: no engine could run: %s",
+                           nskipped ? skipped[0] : "none given");
     }
     free(rows);
     frames_free(&fr);

@@ -387,6 +387,12 @@ row "bench --repeat 101"     2 "--repeat: 101 is out of range" "$OMCTI" bench -i
 row "bench --max-spread -1"  2 "--max-spread" "$OMCTI" bench -i "$T/in.y4m" --max-spread -1
 row "bench --cpu neon"       2 "--cpu: unknown level 'neon' (c, sse2, avx2, avx512)" "$OMCTI" bench -i "$T/in.y4m" --cpu neon
 row "bench --cpu (no value)" 2 "--cpu" "$OMCTI" bench -i "$T/in.y4m" --cpu
+# the only engine asked for cannot run: one line saying why (it was a skip
+# line, a carriage return and 70 spaces, then "no engine could run")
+if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+    row "bench --engine cuda without a GPU" 1 "bench: no engine could run: engine 'cuda' is not available" \
+        "$OMCTI" bench -i "$T/in.y4m" --frames 3 --threads 1 --repeat 1 --engine cuda
+else skipped "bench --engine cuda without a GPU (a GPU is present)"; fi
 # every level runs and is named in the result (the output is the same at each)
 for lv in c sse2 avx2 avx512; do
     "$OMCTI" bench -i "$T/in.y4m" --frames 3 --threads 1 --search diamond --repeat 1 --cpu $lv --json >"$T/bench.json" 2>"$T/err" &&
