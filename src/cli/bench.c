@@ -461,6 +461,9 @@ int cli_bench(int argc, char **argv)
      * the one error says why (not a skip line and then another). */
     for (int k = 0; k < nskipped && nrows; k++)
         fprintf(stderr, "omcti: bench: engine %s skipped: %s\n", skipped_name[k], skipped[k]);
+    /* the run in progress, redrawn in place: on a terminal only (in a log,
+     * carriage returns and spaces) */
+    const int show = !json && isatty(STDERR_FILENO);
     for (int rep = 0; rep < ld.repeat && rows && status == EXIT_OK; rep++)
         for (int i = 0; i < nrows && status == EXIT_OK; i++) {
             BenchRow *r = &rows[i], one = *r;
@@ -468,7 +471,7 @@ int cli_bench(int argc, char **argv)
             run.engine = r->engine;
             run.search = r->search;
             run.threads = r->threads;
-            if (!json)
+            if (show)
                 fprintf(stderr, "\rbench: %s %s %d thread(s), run %d of %d...   ", r->engine,
                         omcti_search_name(run.search), run.threads, rep + 1, ld.repeat);
             ret = bench_run(&fr, &run, &one, err, sizeof err);
@@ -478,7 +481,7 @@ int cli_bench(int argc, char **argv)
             else
                 row_add(r, &one);
         }
-    if (!json && nrows)
+    if (show && nrows)
         fprintf(stderr, "\r%70s\r", "");
     if (!rows) {
         status = cli_error(EXIT_FAILURE_RUN, "bench: out of memory");

@@ -382,6 +382,9 @@ assert ("machine is busy (load average" in err) == (d["load_average_before"] > d
 assert d["busy"] == (worst > 0 or d["load_average_before"] > d["cpus_online"])
 PY
 then ok; else bad "bench --repeat 5 --json: exit $rc: $(cat "$T/err")"; fi
+# into a log (not a terminal) no progress is redrawn: no carriage return
+"$OMCTI" bench -i "$T/in.y4m" --frames 3 --threads 1 --search diamond --repeat 1 --engine cpu >/dev/null 2>"$T/err"
+! grep -q $'\r' "$T/err" && ok || bad "bench into a log: carriage returns in '$(tr '\r' '^' <"$T/err")'"
 row "bench --repeat 0"       2 "--repeat: 0 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 0
 row "bench --repeat 101"     2 "--repeat: 101 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 101
 row "bench --max-spread -1"  2 "--max-spread" "$OMCTI" bench -i "$T/in.y4m" --max-spread -1
