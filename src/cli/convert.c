@@ -513,6 +513,11 @@ int cli_convert(int argc, char **argv)
         print_version();
         return EXIT_OK;
     }
+    /* Raw pictures on a terminal are garbage, escape sequences among them
+     * (gzip and zstd refuse the same). */
+    if (!strcmp(opt.output, "-") && isatty(STDOUT_FILENO))
+        return cli_error(EXIT_USAGE, "-o -: stdout is a terminal; the y4m stream is not written "
+                         "there (pipe it into a program, or redirect it to a file)");
     if (opt.ffmpeg_log)
         io_show_ffmpeg_log();
     cli_install_signal_handlers();

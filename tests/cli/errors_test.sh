@@ -205,6 +205,13 @@ if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L
     row "cuda without a GPU" 1 "cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cuda
 else skipped "cuda without a GPU (a GPU is present)"; fi
 
+# -o - onto a terminal: refused before a frame (it wrote the raw pictures,
+# escape sequences among them, onto the screen); script(1) gives the terminal
+if command -v script >/dev/null; then
+    script -qec "'$OMCTI' -i '$T/in.y4m' -o - 2>'$T/err'" /dev/null >"$T/tty"; rc=$?
+    [ $rc -eq 2 ] && [ "$(grep -c . "$T/err")" -eq 1 ] && grep -q "^omcti: -o -: stdout is a terminal" "$T/err" &&
+        ! grep -q YUV4MPEG2 "$T/tty" && ok || bad "-o - onto a terminal: exit $rc: $(head -c 300 "$T/err")"
+else skipped "-o - onto a terminal (no script)"; fi
 row "--segment on a pipe"   2 "not a pipe"       "$OMCTI" -i - -o "$T/out.y4m" --segment 0/2
 row "--workers 65"          2 "--workers: 65 is out of range (1..64)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --workers 65
 row "--workers 256"         2 "--workers: 256 is out of range (1..64)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --workers=256
