@@ -562,6 +562,12 @@ int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen)
     if (!strcmp(o->output, "-")) return 0;
     if (piece_sum_path(o->output, path, sizeof path) < 0)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s': the name is too long", o->output);
+    /* never over the input, -y or not (it was replaced by the checksum) */
+    if (o->input && strcmp(o->input, "-") &&
+        (io_same_file(path, o->input) || !strcmp(path, o->input)))
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "'%s' is the input file; --segment "
+                         "writes the piece's checksum file there (choose another output name)",
+                         path);
     /* An output that may not be replaced fails next, touching nothing. */
     if (!o->overwrite && stat(o->output, &st) == 0) return 0;
     /* One written in place (a FIFO, /dev/null) gets no checksum file

@@ -169,6 +169,14 @@ mv "$J/p7.keep" "$J/p7.y4m.sum"
 "$OMCTI" join -q -o "$T/jg2.y4m" "${rev[@]}" 2>"$T/err"
 expect "join after the damage is undone" "[ $? -eq 0 ] && cmp -s '$T/whole.y4m' '$T/jg2.y4m'"
 
+# an input named OUT.sum: its checksum file would replace it (with -y it did)
+cp "$T/in.y4m" "$T/src.y4m.sum"
+for y in "" -y; do
+    "$OMCTI" -q -i "$T/src.y4m.sum" -o "$T/src.y4m" --segment 0/2 $y 2>"$T/err"
+    expect "--segment $y, the input named OUT.sum: exit 2" "[ $? -eq 2 ]"
+    one_line_error "--segment $y, the input named OUT.sum" "is the input file; --segment writes the piece's checksum file there"
+    expect "--segment $y, the input named OUT.sum is kept" "cmp -s '$T/in.y4m' '$T/src.y4m.sum' && [ ! -e '$T/src.y4m' ]"
+done
 # --segment onto an existing output without -y: fails, and keeps OUT and OUT.sum
 cp "$J/p2.y4m" "$T/mine.y4m"; echo "my notes" > "$T/mine.y4m.sum"
 "$OMCTI" -q -i "$T/in.y4m" -o "$T/mine.y4m" --segment 2/12 2>"$T/err"
