@@ -283,6 +283,13 @@ int cli_eval(int argc, char **argv)
 
     cli_install_signal_handlers();
     PlotFile pf = { .fd = -1 };
+    if (o.plot && o.compare) {   /* --compare FILE is an input too (-y replaced it) */
+        char *path = strndup(o.compare, o.compare_len), cerr[1024];
+        if (!path) return cli_error(EXIT_FAILURE_RUN, "out of memory");
+        const int same = io_check_output(o.plot, path, o.overwrite, cerr, sizeof cerr);
+        free(path);
+        if (same < 0) return cli_error(EXIT_FAILURE_RUN, "eval: %s", cerr);
+    }
     if (o.plot && (ret = plot_open(&pf, o.plot, o.input, o.overwrite)) != 0) return ret;
 
     char err[512];

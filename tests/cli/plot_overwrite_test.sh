@@ -114,6 +114,16 @@ if [ $have_plot = 1 ]; then
     else
         echo "SKIP: --plot onto a device node (not root)"
     fi
+
+    # the --compare file is an input too: never replaced by the plot (with -y it was)
+    cp "$T/six.y4m" "$P/cmp.y4m"
+    for name in "$P/cmp.y4m" "$P/cmp.y4m=theirs"; do
+        plot "$P/cmp.y4m" -y --compare "$name"; rc=$?
+        [ $rc -eq 1 ] && cmp -s "$T/six.y4m" "$P/cmp.y4m" && ok ||
+            bad "--plot onto the --compare file ($name): exit $rc, the file $(head -c 9 "$P/cmp.y4m")"
+        one_line "--plot onto the --compare file" "eval: output '$P/cmp.y4m' is also an input ('$P/cmp.y4m')"
+    done
+    no_temp "--plot onto the --compare file" "$P"
 fi
 
 # --- --segment: OUT.sum -----------------------------------------------------
