@@ -67,9 +67,9 @@ int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t er
     avio_closep(&pb);
     if (ret < 0 || !f || !is_refused(f->name))
         return 0;
-    return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': a %s file, which names other files "
+    return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': %s %s file, which names other files "
                      "or URLs to read; omcti reads only self-contained video files", path,
-                     f->name);
+                     strchr("aeiou", f->name[0]) ? "an" : "a", f->name);
 }
 
 /* Whether the regular file at path starts as a container FFmpeg knows, by

@@ -433,6 +433,12 @@ done
 
 # --- FFmpeg inputs ---
 if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null; then
+    # an image sequence pattern (image2 reads the files it names): refused,
+    # with the article right ("a image2 file" before)
+    ffmpeg -v error -y -f lavfi -i testsrc=size=64x48 -frames 1 "$T/seq1.png"
+    cp "$T/seq1.png" "$T/seq%d.png"
+    row "an image2 pattern" 1 "'$T/seq%d.png': an image2 file, which names other files" \
+        "$OMCTI" -i "$T/seq%d.png" -o "$T/out.mkv"
     # a 256x256 FFV1 Matroska whose track says 12000x12000: refused before
     # a picture of that size is decoded (it took 25 s and 3 GB to fail)
     ffmpeg -v error -y -f lavfi -i testsrc=size=256x256:rate=25 -frames 4 -c:v ffv1 "$T/s256.mkv"
