@@ -167,8 +167,8 @@ int segment_check(const Timeline *tl, int64_t n, int count, const char *input, c
             }
             return set_error(err, errlen, OMCTI_ERR_INVALID,
                              "'%s': %d segments of %lld input frames leave segment %d without "
-                             "output frames; use at most %d segments", input, count,
-                             (long long)n, i, ok > 0 ? ok : 1);
+                             "output frames; use at most %d segment%s", input, count,
+                             (long long)n, i, ok > 0 ? ok : 1, ok > 1 ? "s" : "");
         }
     }
     return 0;

@@ -264,6 +264,9 @@ row "farm: not a y4m, --workdir" 1 "not a y4m" \
     "$OMCTI" farm -i "$T/text.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw"
 row "farm: more segments than frames, --workdir" 2 "use at most 8 segments" \
     "$OMCTI" farm -q -i "$T/in.y4m" -o "$T/out.y4m" --segments 9 --workdir "$T/fw"
+"$Y4M" gen 64 48 2 > "$T/two.y4m"
+row "farm: one segment at most (singular)" 2 "leave segment 1 without output frames; use at most 1 segment\$" \
+    "$OMCTI" farm -q -i "$T/two.y4m" -o "$T/out.y4m" --segments 2 --fps 1 --workdir "$T/fw"
 [ ! -e "$T/fw" ] && ok || bad "farm made its workdir for an input it refuses: $(ls -A "$T/fw")"
 
 # --- a frame index (--index, the side file of omcti farm) is checked like an input ---
