@@ -111,18 +111,23 @@ static int copy_picture_side_data(const AVStream *ist, AVStream *vst)
  * and hh:mm:ss stay as they read. Drop-frame counting stays where the
  * output's rate has it (29.97 to 59.94 fps). A timecode that FFmpeg cannot
  * read at the input's rate is kept as it is, as FFmpeg's CLI keeps every
- * one. */
-static int rescale_timecode(AVDictionary **d, AVRational in, AVRational out)
+ * one. Above max_fps (the QuickTime family's tmcd track counts at most 255
+ * frames a second: its muxer fails in the trailer, after the whole run)
+ * the timecode is dropped: 1, else 0 (< 0: out of memory). */
+static int rescale_timecode(AVDictionary **d, AVRational in, AVRational out, int max_fps)
 {
     const AVDictionaryEntry *e = av_dict_get(*d, "timecode", NULL, 0);
     AVTimecode tc, otc;
     int hh, mm, ss, ff;
     char c;
-    if (!e || in.num <= 0 || in.den <= 0 || out.num <= 0 || out.den <= 0 ||
-        av_timecode_init_from_string(&tc, in, e->value, NULL) < 0 ||
-        sscanf(e->value, "%d:%d:%d%c%d", &hh, &mm, &ss, &c, &ff) != 5)
+    if (!e || out.num <= 0 || out.den <= 0)
         return 0;
     const int fps = (int)((out.num + out.den / 2) / out.den);
+    if (fps > max_fps)
+        return av_dict_set(d, "timecode", NULL, 0) < 0 ? AVERROR(ENOMEM) : 1;
+    if (in.num <= 0 || in.den <= 0 || av_timecode_init_from_string(&tc, in, e->value, NULL) < 0 ||
+        sscanf(e->value, "%d:%d:%d%c%d", &hh, &mm, &ss, &c, &ff) != 5)
+        return 0;
     const int drop = (tc.flags & AV_TIMECODE_FLAG_DROPFRAME) && out.den == 1001 && fps % 30 == 0;
     int64_t f = av_rescale_rnd(ff, fps, tc.fps, AV_ROUND_NEAR_INF);
     if (f > fps - 1)
@@ -170,18 +175,33 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
         static const char *const vkeys[] = { "language", "title", "handler_name", "timecode",
                                              NULL };
         const AVStream *ist = in->streams[v];
-        const AVRational in_rate = ist->r_frame_rate.num > 0 ? ist->r_frame_rate
-                                                             : ist->avg_frame_rate;
+        /* (frames a second, not fields: an interlaced stream's
+         * r_frame_rate can be twice its frame rate) */
+        const AVRational in_rate = ist->avg_frame_rate.num > 0 && ist->avg_frame_rate.den > 0
+                                       ? ist->avg_frame_rate : ist->r_frame_rate;
+        const int tc_max = keeps ? 255 : INT_MAX;
+        int dropped = 0;
         ret = copy_dict(&vst->metadata, ist->metadata, vkeys);
-        if (ret >= 0)
-            ret = rescale_timecode(&vst->metadata, in_rate, vst->avg_frame_rate);
-        if (ret >= 0)
-            ret = rescale_timecode(&oc->metadata, in_rate, vst->avg_frame_rate);
-        /* Its flags (default, forced, ...), as the copied audio keeps
-         * theirs: Matroska marks a track default only where its stream
-         * says so once any stream does (the video of a clip with default
-         * audio was written not default). */
-        vst->disposition = ist->disposition & ~AV_DISPOSITION_ATTACHED_PIC;
+        if (ret >= 0 && (ret = rescale_timecode(&vst->metadata, in_rate, vst->avg_frame_rate,
+                                                tc_max)) > 0)
+            dropped = 1;
+        if (ret >= 0 && (ret = rescale_timecode(&oc->metadata, in_rate, vst->avg_frame_rate,
+                                                tc_max)) > 0)
+            dropped = 1;
+        if (ret > 0) ret = 0;
+        if (dropped && !quiet)
+            fprintf(stderr, "omcti: note: '%s': the %s container's timecode track counts at most "
+                    "255 frames a second; the input's timecode is not written\n",
+                    io_printable(out_path, name, sizeof name), oc->oformat->name);
+        /* Its user-facing flags (default, forced, ...), as the copied audio
+         * keeps theirs: Matroska marks a track default only where its
+         * stream says so once any stream does (the video of a clip with
+         * default audio was written not default). Not what describes the
+         * input's pictures (a still image, a thumbnail, a cover). */
+        vst->disposition = ist->disposition &
+                           (AV_DISPOSITION_DEFAULT | AV_DISPOSITION_FORCED | AV_DISPOSITION_ORIGINAL |
+                            AV_DISPOSITION_DUB | AV_DISPOSITION_COMMENT |
+                            AV_DISPOSITION_HEARING_IMPAIRED | AV_DISPOSITION_VISUAL_IMPAIRED);
         size_t size = 0;
         const uint8_t *m = display_matrix(ist, &size);
         if (ret >= 0 && m && size >= 9 * sizeof(int32_t)) {
