@@ -371,7 +371,12 @@ static int prepare(Farm *f)
         }
         if (!slash) snprintf(parent, sizeof parent, ".");
         else slash[slash == parent] = 0;                      /* "/wd": "/" */
-        if (access(parent, W_OK | X_OK) != 0)
+        struct stat pst;
+        if (stat(parent, &pst) == 0 && !S_ISDIR(pst.st_mode))
+            errno = ENOTDIR;   /* (access() says EACCES of a file) */
+        else if (access(parent, W_OK | X_OK) == 0)
+            errno = 0;
+        if (errno)
             return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create the "
                              "workdir '%s': %s", wd, strerror(errno));
     }

@@ -15,14 +15,6 @@ static uint64_t be32(const unsigned char *b)
     return (uint64_t)b[0] << 24 | (uint64_t)b[1] << 16 | (uint64_t)b[2] << 8 | b[3];
 }
 
-static int printable_type(const unsigned char *t)
-{
-    for (int i = 0; i < 4; i++)
-        if (t[i] < 0x20 || t[i] > 0x7e)
-            return 0;
-    return 1;
-}
-
 /* The types a file of the family starts with (ISO/IEC 14496-12 and
  * QuickTime: a fast-start file begins with moov, an old QuickTime file
  * with free, wide or mdat). */
@@ -30,6 +22,20 @@ static int first_type(const unsigned char *t)
 {
     static const char *const known[] = { "ftyp", "moov", "mdat", "free", "skip", "wide",
                                          "pnot", "styp" };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!memcmp(t, known[i], 4))
+            return 1;
+    return 0;
+}
+
+/* The top-level boxes the family writes: a file is called cut short only
+ * inside one of these (other bytes after a whole file, a tag or text
+ * appended, are not judged). */
+static int top_type(const unsigned char *t)
+{
+    static const char *const known[] = { "ftyp", "moov", "mdat", "moof", "mfra", "free",
+                                         "skip", "wide", "uuid", "meta", "sidx", "styp",
+                                         "pnot", "pdin", "udta", "emsg", "prft", "ssix" };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!memcmp(t, known[i], 4))
             return 1;
@@ -44,7 +50,7 @@ int io_mp4_cut_short(const char *path, IoCutShort *cut)
         return 0;
     struct stat sb;
     int found = 0;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode)) {
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0) {
         const uint64_t size = (uint64_t)sb.st_size;
         uint64_t pos = 0;
         /* a file of the family has a few top-level boxes (a fragmented one
@@ -53,34 +59,21 @@ int io_mp4_cut_short(const char *path, IoCutShort *cut)
         for (int n = 0; n < 100000 && pos < size; n++) {
             unsigned char h[16];
             const ssize_t got = pread(fd, h, sizeof h, (off_t)pos);
-            if (got < 8 || !printable_type(h + 4) || (n == 0 && !first_type(h + 4))) {
-                /* the file ends inside a box's header: cut, where the
-                 * boxes before it were whole */
-                found = n > 0 && got >= 0 && got < 8 && pos + 8 > size;
-                if (found) {
-                    memcpy(cut->type, "????", 4);
-                    cut->box_end = pos + 8;
-                }
+            /* a box header cut short names no type: not judged */
+            if (got < 8 || !top_type(h + 4) || (n == 0 && !first_type(h + 4)))
                 break;
-            }
-            uint64_t len = be32(h);
+            uint64_t len = be32(h), head = 8;
             if (len == 1) {             /* a 64-bit size after the type */
-                if (got < 16) {
-                    found = pos + 16 > size;
-                    if (found) {
-                        memcpy(cut->type, h + 4, 4);
-                        cut->box_end = pos + 16;
-                    }
+                if (got < 16)
                     break;
-                }
                 len = be32(h + 8) << 32 | be32(h + 12);
-                if (len < 16)
-                    break;
+                head = 16;
             } else if (len == 0) {      /* runs to the end of the file */
                 break;
-            } else if (len < 8) {
-                break;                  /* damaged, not cut: not judged here */
             }
+            /* damaged, not cut: not judged here */
+            if (len < head || len > (uint64_t)INT64_MAX - pos)
+                break;
             if (len > size - pos) {
                 found = 1;
                 memcpy(cut->type, h + 4, 4);

@@ -260,6 +260,8 @@ row "farm: one frame, --workdir" 1 "'$T/one.y4m' has fewer than two video frames
 # came after "counting the frames", minutes on a long film)
 row "farm: a workdir in a missing folder" 1 "farm: cannot create the workdir '$T/none/wd': No such file or directory" \
     "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/none/wd"
+row "farm: a workdir under a file" 1 "farm: cannot create the workdir '$T/in.y4m/wd': Not a directory" \
+    "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/in.y4m/wd"
 row "farm: not a y4m, --workdir" 1 "not a y4m" \
     "$OMCTI" farm -i "$T/text.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw"
 row "farm: more segments than frames, --workdir" 2 "use at most 8 segments" \
@@ -550,6 +552,15 @@ PY
     third=$(ffprobe -v error -select_streams v -show_entries packet=pos,size -of flat "$T/faststart.mp4" |
             awk -F= '/packet\.2\.pos=/ { gsub(/"/, "", $2); p = $2 } /packet\.2\.size=/ { gsub(/"/, "", $2); s = $2 } END { print p + int(s / 2) }')
     head -c "$third" "$T/faststart.mp4" > "$T/cut-third.mp4"
+    # bytes after a whole file, or a box size past any file, are not taken
+    # for a cut ("inside its '????' box", "which runs to byte 8")
+    ff -f lavfi -i "sine=d=0.5" -c:a aac "$T/sound.m4a"
+    printf 'a tag appended\n' >> "$T/sound.m4a"
+    row "m4a with text appended: audio only, not cut" 1 "'$T/sound.m4a': no video stream (the file holds audio only)" \
+        "$OMCTI" -i "$T/sound.m4a" -o "$T/out.mkv"
+    { head -c 32 "$T/faststart.mp4"; printf '\0\0\0\1mdat\377\377\377\377\377\377\377\360'; head -c 100 /dev/zero; } > "$T/huge-box.mp4"
+    row "mp4 with a box size past any file: not called cut" 1 "'$T/huge-box.mp4': cannot read its container header" \
+        "$OMCTI" -i "$T/huge-box.mp4" -o "$T/out.mkv"
     row "fast-start mp4 cut inside its third picture" 0 "warning: .*cut-third.mp4.*ends early" \
         "$OMCTI" -i "$T/cut-third.mp4" -o "$T/out.mkv"
     for n in 9 200 400 3000; do
