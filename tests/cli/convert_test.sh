@@ -46,16 +46,22 @@ run "progress log, period 0" 0 "$OMCTI" -y -i "$T/prog.y4m" -o "$T/prog_out.y4m"
 expect "progress log: none with --stats-period 0" "! grep -q '^frame ' \"$T/err\""
 run "--stats-period -1" 2 "$OMCTI" -i "$T/prog.y4m" -o "$T/prog_bad.y4m" --stats-period -1
 one_line_error "--stats-period -1" "stats-period: -1 is out of range"
-# --- on a terminal (script(1) gives the run a pty): one line redrawn in
-# place, its last draw counting every frame, then a newline before the
-# summary; none with -q ---
-if command -v script >/dev/null; then
-    script -qec "'$OMCTI' -y -i '$T/prog.y4m' -o '$T/prog_out.y4m'" /dev/null </dev/null >"$T/tty" 2>&1
-    expect "progress on a terminal: redrawn after a carriage return, a newline at the end" \
-        "tr -d '\n' < \"$T/tty\" | grep -q \$'\\rframe 60  [0-9.]* fps  elapsed [0-9]*s   \\romcti: 30 frames in, 60 out'"
-    expect "progress on a terminal: no line of its own per update" "[ \"\$(grep -c '^frame ' \"$T/tty\")\" = 0 ]"
-    script -qec "'$OMCTI' -q -y -i '$T/prog.y4m' -o '$T/prog_out.y4m'" /dev/null </dev/null >"$T/tty" 2>&1
+# --- on a terminal (util-linux script(1) gives the run a pty): one line
+# redrawn in place every 0.25 s, its last draw counting every frame, then a
+# newline before the summary; none with -q. A full search of +-64 on one
+# thread makes the run long enough (about 1.4 s on 2 cores) to be redrawn ---
+if script --version 2>&1 | grep -q util-linux; then
+    "$Y4M" gen 352 288 60 > "$T/prog_tty.y4m"
+    script -qec "'$OMCTI' -y -i '$T/prog_tty.y4m' -o '$T/prog_out.y4m' --threads 1 --search full --range 64" \
+        /dev/null </dev/null >"$T/tty" 2>&1
+    draws=$(head -n 1 "$T/tty" | grep -o $'\rframe [0-9]*  ' | wc -l)
+    expect "progress on a terminal: redrawn in place ($draws draws on one line)" "[ $draws -ge 2 ]"
+    expect "progress on a terminal: the last draw counts every frame, then a newline and the summary" \
+        "head -n 1 \"$T/tty\" | grep -q \$'\\rframe 120  [0-9.]* fps  elapsed [0-9]*s   \\r\$' &&
+         sed -n 2p \"$T/tty\" | grep -q '^omcti: 60 frames in, 120 out'"
+    script -qec "'$OMCTI' -q -y -i '$T/prog_tty.y4m' -o '$T/prog_out.y4m'" /dev/null </dev/null >"$T/tty" 2>&1
     expect "progress on a terminal: none with -q" "[ ! -s \"$T/tty\" ]"
+    rm -f "$T/prog_tty.y4m"
 fi
 rm -f "$T/prog.y4m" "$T/prog_out.y4m"
 
