@@ -62,8 +62,7 @@ int ffaudio_copy_until(FFAudioCopy *p, AVFormatContext *oc, const char *out_path
              * 21 ms of sound decoded wrong: a click). */
             const int early_kept = ist->codecpar->codec_type == AVMEDIA_TYPE_AUDIO &&
                                    (oc->oformat->flags & AVFMT_TS_NEGATIVE) &&
-                                   (strstr(oc->oformat->name, "mov") ||
-                                    strstr(oc->oformat->name, "mp4"));
+                                   ffmux_quicktime(oc->oformat);
             if (!early_kept &&
                 (p->apkt->pts < 0 || (p->apkt->dts != AV_NOPTS_VALUE && p->apkt->dts < 0))) {
                 int64_t ts = p->apkt->dts != AV_NOPTS_VALUE && p->apkt->dts < p->apkt->pts

@@ -181,6 +181,9 @@ int ffmux_finish(AVFormatContext *oc, const char *path, char *err, size_t errlen
  * muxer's own answer, except where Matroska says "no" to a codec it
  * stores under its AVI or QuickTime tag, as FFmpeg's CLI writes it. */
 int ffmux_refuses(const AVOutputFormat *of, enum AVMediaType type, enum AVCodecID id);
+/* Whether of is a QuickTime-family muxer (mov, mp4 and their kin: what
+ * keeps a display matrix, edit lists, the iPhone's place, a tmcd track). */
+int ffmux_quicktime(const AVOutputFormat *of);
 
 /* Whether a stream of rate fps can be stored in the time base tb that the
  * muxer of format of chose (its header written): every frame a timestamp

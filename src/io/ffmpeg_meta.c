@@ -159,7 +159,7 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
     int ret = copy_dict(&oc->metadata, in->metadata, NULL);
     /* The QuickTime family stores the matrix (tkhd); the other muxers of
      * this FFmpeg drop it. */
-    const int keeps = strstr(oc->oformat->name, "mov") || strstr(oc->oformat->name, "mp4");
+    const int keeps = ffmux_quicktime(oc->oformat);
     /* An iPhone's place is an 'mdta' key, which the MP4 and MOV muxers
      * write only in their metadata-tag mode: it goes where they write a
      * place, 'location' (the udta box that Apple's players read too),

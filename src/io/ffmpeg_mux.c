@@ -72,6 +72,11 @@ int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path,
     return 0;
 }
 
+int ffmux_quicktime(const AVOutputFormat *of)
+{
+    return strstr(of->name, "mov") || strstr(of->name, "mp4");
+}
+
 int ffmux_refuses(const AVOutputFormat *of, enum AVMediaType type, enum AVCodecID id)
 {
     /* The Ogg muxer answers "don't know" for all but its default codecs,

@@ -17,27 +17,20 @@ static uint64_t be32(const unsigned char *b)
 
 /* The types a file of the family starts with (ISO/IEC 14496-12 and
  * QuickTime: a fast-start file begins with moov, an old QuickTime file
- * with free, wide or mdat). */
-static int first_type(const unsigned char *t)
-{
-    static const char *const known[] = { "ftyp", "moov", "mdat", "free", "skip", "wide",
-                                         "pnot", "styp" };
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (!memcmp(t, known[i], 4))
-            return 1;
-    return 0;
-}
+ * with free, wide or mdat), then the other top-level boxes it writes: a
+ * file is called cut short only inside one of these (other bytes after a
+ * whole file, a tag or text appended, are not judged). */
+static const char *const box_types[] = { "ftyp", "moov", "mdat", "free", "skip", "wide",
+                                         "pnot", "styp", /* first: 8 */
+                                         "moof", "mfra", "uuid", "meta", "sidx", "pdin",
+                                         "udta", "emsg", "prft", "ssix" };
+enum { FIRST_TYPES = 8 };
 
-/* The top-level boxes the family writes: a file is called cut short only
- * inside one of these (other bytes after a whole file, a tag or text
- * appended, are not judged). */
-static int top_type(const unsigned char *t)
+/* Whether t is one of the first n box types above. */
+static int box_type_in(const unsigned char *t, size_t n)
 {
-    static const char *const known[] = { "ftyp", "moov", "mdat", "moof", "mfra", "free",
-                                         "skip", "wide", "uuid", "meta", "sidx", "styp",
-                                         "pnot", "pdin", "udta", "emsg", "prft", "ssix" };
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (!memcmp(t, known[i], 4))
+    for (size_t i = 0; i < n; i++)
+        if (!memcmp(t, box_types[i], 4))
             return 1;
     return 0;
 }
@@ -60,7 +53,8 @@ int io_mp4_cut_short(const char *path, IoCutShort *cut)
             unsigned char h[16];
             const ssize_t got = pread(fd, h, sizeof h, (off_t)pos);
             /* a box header cut short names no type: not judged */
-            if (got < 8 || !top_type(h + 4) || (n == 0 && !first_type(h + 4)))
+            if (got < 8 ||
+                !box_type_in(h + 4, n == 0 ? FIRST_TYPES : sizeof box_types / sizeof box_types[0]))
                 break;
             uint64_t len = be32(h), head = 8;
             if (len == 1) {             /* a 64-bit size after the type */
