@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/vec_median.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,9 +32,7 @@ extern "C" {
 
 /* A vector: full pel in the motion fields (the layout of MotionVector,
  * src/motion/engine.h), quarter luma pel in the filters' choices. */
-typedef struct McVec {
-    int16_t x, y;
-} McVec;
+typedef VecXY McVec;
 
 /* One plane for the per-pixel functions: data points at pixel (0, 0);
  * reads are clamped to w x h. */

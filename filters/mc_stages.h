@@ -211,35 +211,7 @@ MCF McVec mc_choose(MC_STAGE_CTX c, const McGrid *g, const McPhase *ph, const Mc
  * a tie). */
 MCF McVec mc_median(const McGrid *g, const McVec *v, int bx, int by)
 {
-    McVec m[9];
-    m[0] = v[by * g->nbx + bx]; /* the block's own, replaced below: n >= 1, which
-                                   gcc cannot see where it inlines this */
-    int n = 0;
-    for (int y = by - 1; y <= by + 1; y++)
-        for (int x = bx - 1; x <= bx + 1; x++)
-            if (x >= 0 && y >= 0 && x < g->nbx && y < g->nby)
-                m[n++] = v[y * g->nbx + x];
-    /* A neighbourhood of one vector (most blocks) has it as its median:
-     * every sum is 0 and the first wins. */
-    int same = 1;
-    for (int i = 1; i < n; i++)
-        same &= mc_vec_eq(m[i], m[0]);
-    if (same)
-        return m[0];
-    /* Each distance once, added to both ends: the sums of the plain double
-     * loop, half the work. */
-    int d[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) {
-            const int e = mc_abs(m[i].x - m[j].x) + mc_abs(m[i].y - m[j].y);
-            d[i] += e;
-            d[j] += e;
-        }
-    int best = 0;
-    for (int i = 1; i < n; i++)
-        if (d[i] < d[best])
-            best = i;
-    return m[best];
+    return vec_median3x3(v, g->nbx, g->nby, bx, by);
 }
 
 /* Stage C of block (bx, by), from stage A of the block and its neighbours

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "src/vec_median.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -44,10 +46,8 @@ enum {
     PYR_CHAIN = 8,       /* level 0's chain restarts at multiples of this number */
 };
 
-/* The layout of MotionVector (src/motion/engine.h). */
-typedef struct PyrVec {
-    int16_t x, y;
-} PyrVec;
+/* A vector of the fields, in whole pel. */
+typedef VecXY PyrVec;
 
 /* One plane: data points at pixel (0, 0); clamped reads stay in w x h. */
 typedef struct PyrPlane {
@@ -162,33 +162,7 @@ PYF int pyr_inside(const PyrWin *w, int dx, int dy, int pw, int ph, int pad)
  * smallest sum of L1 distances to the others, first in raster order). */
 PYF PyrVec pyr_median3(const PyrVec *v, int nbx, int nby, int bx, int by)
 {
-    PyrVec m[9];
-    int n = 0;
-    for (int y = by - 1; y <= by + 1; y++)
-        for (int x = bx - 1; x <= bx + 1; x++)
-            if (x >= 0 && y >= 0 && x < nbx && y < nby)
-                m[n++] = v[(ptrdiff_t)y * nbx + x];
-    /* A neighbourhood of one vector (most of a smooth field) has it as its
-     * median: every sum is 0 and the first wins. */
-    int same = 1;
-    for (int i = 1; i < n; i++)
-        same &= m[i].x == m[0].x && m[i].y == m[0].y;
-    if (same)
-        return m[0];
-    /* Each distance once, added to both ends: the same sums as the plain
-     * double loop, half the work. */
-    int d[9] = { 0, 0, 0, 0, 0, 0, 0, 0, 0 };
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++) {
-            const int e = pyr_abs(m[i].x - m[j].x) + pyr_abs(m[i].y - m[j].y);
-            d[i] += e;
-            d[j] += e;
-        }
-    int best = 0;
-    for (int i = 1; i < n; i++)
-        if (d[i] < d[best])
-            best = i;
-    return m[best];
+    return vec_median3x3(v, nbx, nby, bx, by);
 }
 
 /* Middle levels: the candidates of block (bx, by) from the parent level
