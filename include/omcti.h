@@ -38,7 +38,11 @@ extern "C" {
 #define OMCTI_VERSION_MINOR 1
 #define OMCTI_VERSION_PATCH 0
 
-/* Error codes: every failing call returns one of these (negative). */
+/* Error codes: every failing call returns one of these (negative). A
+ * NULL context, settings, picture or context pointer is an argument like
+ * any other: OMCTI_ERR_INVALID (omcti_has_pair() and omcti_pair_is_cut()
+ * 0, omcti_engine_name() "none", omcti_close() and omcti_get_stats() do
+ * nothing), never a crash. */
 enum {
     OMCTI_OK            = 0,
     OMCTI_ERR_INVALID   = -1, /* invalid argument or setting            */
@@ -84,7 +88,9 @@ typedef struct OmctiSettings {
 } OmctiSettings;
 
 /* A picture in the working format: 8-bit 4:2:0, planes Y, U, V.
- * Chroma planes are ((width+1)/2) x ((height+1)/2). */
+ * Chroma planes are ((width+1)/2) x ((height+1)/2). Each plane has data,
+ * and its rows lie at least the plane's width apart (a negative stride:
+ * data points at the top row of a picture stored bottom up). */
 typedef struct OmctiPicture {
     uint8_t *data[3];
     ptrdiff_t stride[3];
@@ -129,7 +135,8 @@ OMCTI_API int omcti_open(OmctiContext **ctx, const OmctiSettings *s, int width, 
 /* Copies the picture in; it becomes the current picture and the former
  * current becomes the previous one. Runs motion estimation for the pair.
  * The picture is numbered one after the previous one (the first: 0).
- * A picture refused for its size or number changes nothing. On any other
+ * A picture refused for its size, its planes or its number changes
+ * nothing. On any other
  * failure there is no pair (omcti_has_pair() returns 0) until a later
  * send succeeds; a picture whose pair failed may still be in the context,
  * and the next picture sent pairs with it. */

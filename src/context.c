@@ -148,6 +148,8 @@ static int open_engine(OmctiContext *c, MotionParams *mp, char *err, size_t errl
 int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height,
                char *err, size_t errlen)
 {
+    if (!out)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "no place for the context");
     *out = NULL;
     int ret = omcti_validate_settings(s, err, errlen);
     if (ret < 0) return ret;
@@ -307,6 +309,8 @@ static int estimate_pair(OmctiContext *c, const OmctiFrame *prev, const OmctiFra
 
 int omcti_send_picture(OmctiContext *c, const OmctiPicture *pic)
 {
+    if (!c)
+        return OMCTI_ERR_INVALID;
     return omcti_send_picture_at(c, pic, c->sent ? c->frames[c->cur].number + 1 : 0);
 }
 
@@ -393,12 +397,12 @@ static int send_picture(OmctiContext *c, const OmctiPicture *pic, int64_t number
 
 int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t number)
 {
-    /* A refused picture changes nothing: the pair stays. */
-    if (!pic || pic->width != c->width || pic->height != c->height) {
-        snprintf(c->err, sizeof c->err, "picture size %dx%d differs from the stream's %dx%d",
-                 pic ? pic->width : 0, pic ? pic->height : 0, c->width, c->height);
+    if (!c)
         return OMCTI_ERR_INVALID;
-    }
+    /* A refused picture changes nothing: the pair stays. */
+    const int bad = picture_check(pic, c->width, c->height, "input", c->err, sizeof c->err);
+    if (bad < 0)
+        return bad;
     if (number < 0 || number > ((int64_t)1 << 62)) {
         snprintf(c->err, sizeof c->err, "picture number %lld is out of range (0..2^62)",
                  (long long)number);
@@ -417,7 +421,7 @@ int omcti_send_picture_at(OmctiContext *c, const OmctiPicture *pic, int64_t numb
 
 int omcti_has_pair(const OmctiContext *c)
 {
-    return c->pair_ready;
+    return c && c->pair_ready;
 }
 
 /* Slot i's picture as it was sent. */
@@ -475,6 +479,8 @@ static void phase_reduce(int64_t *num, int64_t *den)
 
 int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *out)
 {
+    if (!c)
+        return OMCTI_ERR_INVALID;
     if (c->sent < 2)
         return fail(c, OMCTI_ERR_STATE, "interpolation needs two pictures");
     if (!c->pair_ready)
@@ -482,8 +488,9 @@ int omcti_interpolate(OmctiContext *c, int64_t num, int64_t den, OmctiPicture *o
                     "the last picture's send failed: no pair until the next picture is sent");
     if (den <= 0 || num < 0 || num > den)
         return fail(c, OMCTI_ERR_INVALID, "phase must be num/den with 0 <= num <= den");
-    if (!out || out->width != c->width || out->height != c->height)
-        return fail(c, OMCTI_ERR_INVALID, "output picture size differs from the stream's");
+    const int bad = picture_check(out, c->width, c->height, "output", c->err, sizeof c->err);
+    if (bad < 0)
+        return bad;
     phase_reduce(&num, &den);
     const int ip = c->cur ^ 1, in = c->cur;
     /* a held original is the frame, not the pair's re-padded copy */
@@ -518,6 +525,7 @@ const char *omcti_engine_name(const OmctiContext *c)
 {
     /* Methods without motion open no engine, but a named device (--engine
      * cuda) still runs their pictures: report it. */
+    if (!c) return "none";
     if (c->engine) return c->engine->name;
     return c->dev.type ? c->dev.type->name : "none";
 }
@@ -525,21 +533,27 @@ const char *omcti_engine_name(const OmctiContext *c)
 int omcti_pair_is_cut(const OmctiContext *c)
 {
     /* after a failed send, pair_cut is the decision of the pair before */
-    return c->pair_ready && c->pair_cut;
+    return c && c->pair_ready && c->pair_cut;
 }
 
 void omcti_get_stats(const OmctiContext *c, OmctiStats *st)
 {
+    if (!st) return;
+    if (!c) {
+        memset(st, 0, sizeof *st);
+        return;
+    }
     *st = c->stats;
 }
 
 const char *omcti_last_error(const OmctiContext *c)
 {
-    return c->err;
+    return c ? c->err : "no context";
 }
 
 void omcti_close(OmctiContext **pc)
 {
+    if (!pc) return;
     OmctiContext *c = *pc;
     if (!c) return;
     if (c->eng) c->engine->destroy(&c->eng);

@@ -101,6 +101,28 @@ void frame_as_picture(const OmctiFrame *f, OmctiPicture *pic)
     pic->height = f->height;
 }
 
+int picture_check(const OmctiPicture *pic, int width, int height, const char *what, char *err,
+                  size_t errlen)
+{
+    if (!pic)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "no %s picture", what);
+    if (pic->width != width || pic->height != height)
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
+                         "%s picture size %dx%d differs from the stream's %dx%d", what,
+                         pic->width, pic->height, width, height);
+    for (int i = 0; i < 3; i++) {
+        const int w = i ? chroma_size(width) : width;
+        if (!pic->data[i])
+            return set_error(err, errlen, OMCTI_ERR_INVALID, "%s picture's plane %d has no data",
+                             what, i);
+        if (pic->stride[i] < w && pic->stride[i] > -w)
+            return set_error(err, errlen, OMCTI_ERR_INVALID,
+                             "%s picture's plane %d has a stride of %td bytes, less than its "
+                             "width (%d)", what, i, pic->stride[i], w);
+    }
+    return 0;
+}
+
 void picture_copy(OmctiPicture *dst, const OmctiPicture *src)
 {
     for (int i = 0; i < 3; i++) {

@@ -45,6 +45,14 @@ void frame_pad_edges(OmctiFrame *f);
 /* Visible planes of f as a picture (no copy). */
 void frame_as_picture(const OmctiFrame *f, OmctiPicture *pic);
 
+/* 0 when pic is a picture of width x height that the library may read
+ * (or write): three planes, each with data and its rows at least the
+ * plane's width apart (a negative stride: a picture stored bottom up);
+ * else OMCTI_ERR_INVALID and a message naming it (`what`: "input",
+ * "output") in err. */
+int picture_check(const OmctiPicture *pic, int width, int height, const char *what, char *err,
+                  size_t errlen);
+
 /* Copies the visible area of src to dst (same sizes). */
 void picture_copy(OmctiPicture *dst, const OmctiPicture *src);
 

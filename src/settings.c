@@ -71,6 +71,8 @@ int omcti_auto_range(OmctiSearch search, int width)
 
 int omcti_validate_settings(const OmctiSettings *s, char *err, size_t errlen)
 {
+    if (!s)
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "no settings");
     if ((unsigned)s->method >= OMCTI_METHOD_COUNT)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "invalid method %d", (int)s->method);
     if ((unsigned)s->search >= OMCTI_SEARCH_COUNT)
