@@ -49,6 +49,15 @@ int main(void)
         { "-i a -o b --slowmo 4 --factor 2", "mutually exclusive" },
         { "-i a -o b --crf 99", "--crf" },
         { "-i a -o b --bogus", "unknown option" },
+        /* a likely typo is named, as git and cargo do */
+        { "-i a -o b --fsp 60", "unknown option '--fsp'; did you mean '--fps'?" },
+        { "-i a -o b --slomo 4", "did you mean '--slowmo'?" },
+        { "-i a -o b --stat-period 1", "did you mean '--stats-period'?" },
+        { "-i a -o b --stats 1", "did you mean '--stats-period'?" },
+        { "-i a -o b --FPS 60", "did you mean '--fps'?" },
+        { "-i a -o b -version", "did you mean '--version'?" },
+        { "-i a -o b -r 60", "did you mean '--fps'?" },
+        { "-i a -o b --thread=2", "unknown option '--thread=2'; did you mean '--threads'?" },
         { "-i a -o b stray", "unexpected argument" },
         { "-o b", "no input" },
         { "-i a", "no output" },
@@ -63,6 +72,13 @@ int main(void)
         CHECK(&ts, strstr(err, bad[i][1]) != NULL, "'%s': message '%s' lacks '%s'", bad[i][0], err, bad[i][1]);
         CHECK(&ts, !strchr(err, '\n'), "one line");
     }
+
+    /* no guess where nothing is near, or two names are as near */
+    CHECK(&ts, parse_command_line("-i a -o b --speed 9", &o, err, sizeof err) < 0 &&
+               !strstr(err, "did you mean"), "--speed: no suggestion, got '%s'", err);
+    CHECK(&ts, parse_command_line("-i a -o b -x", &o, err, sizeof err) < 0 &&
+               !strstr(err, "did you mean"), "-x: no suggestion, got '%s'", err);
+    CHECK(&ts, cli_suggest_option("--dev", cli_convert_options) == NULL, "--dev is ambiguous");
 
     int list[64];
     CHECK(&ts, parse_int_list("--threads", "1,2,4", 1, 64, list, 64, err, sizeof err) == 3 && list[2] == 4, "list");

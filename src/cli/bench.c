@@ -397,7 +397,14 @@ int cli_bench(int argc, char **argv)
                 return cli_error(EXIT_USAGE, "--method: unknown method '%s'", m < 0 ? "" : val);
             s.method = (OmctiMethod)mv;
         } else {
-            return cli_error(EXIT_USAGE, "bench: unknown option '%s' (omcti bench --help)", argv[i]);
+            static const char *const all[] = {
+                "-h", "--help", "--json", "--ffmpeg-log", "-i", "--input", "--threads",
+                "--search", "--engine", "--frames", "--repeat", "--max-spread", "--cpu",
+                "--block", "--range", "--method", NULL,
+            };
+            char hint[64];
+            return cli_error(EXIT_USAGE, "bench: unknown option '%s'%s (omcti bench --help)",
+                             argv[i], cli_did_you_mean(argv[i], all, hint, sizeof hint));
         }
     }
     if (!input)

@@ -20,6 +20,7 @@
 #include "omcti.h"
 #include "src/cli/cli.h"
 #include "src/cli/metrics.h"
+#include "src/cli/options.h"
 #include "src/cli/plot.h"
 #include "src/common.h"
 #include "src/frame.h"
@@ -90,7 +91,7 @@ static int picbuf_alloc(PicBuf *b, int w, int h)
     return 0;
 }
 
-static int parse_int(const char *s, int lo, int hi, int *out)
+static int eval_int(const char *s, int lo, int hi, int *out)
 {
     char *end;
     errno = 0;
@@ -140,11 +141,19 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
             "--engine", "--frames", "--block", "--range", "--threads", "--scd",
             "--scd-threshold", NULL,
         };
+        static const char *const all[] = {
+            "-i", "--input", "--methods", "--method", "--search", "--plot", "--compare",
+            "--engine", "--frames", "--block", "--range", "--threads", "--scd",
+            "--scd-threshold", "-h", "--help", "--json", "--ffmpeg-log", "-y", "-n", NULL,
+        };
         int known = 0;
         for (int k = 0; with_value[k]; k++)
             known |= !strcmp(a, with_value[k]);
-        if (!known)
-            return cli_error(EXIT_USAGE, "eval: unknown option '%s' (omcti eval --help)", a);
+        if (!known) {
+            char hint[64];
+            return cli_error(EXIT_USAGE, "eval: unknown option '%s'%s (omcti eval --help)", a,
+                             cli_did_you_mean(a, all, hint, sizeof hint));
+        }
         if (i + 1 >= argc)
             return cli_error(EXIT_USAGE, "eval: option %s needs a value", a);
         const char *v = argv[++i];
@@ -160,17 +169,17 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
             o->engine = v;
         }
         else if (!strcmp(a, "--frames")) {
-            if (parse_int(v, 3, 1 << 30, &o->frames) < 0)
+            if (eval_int(v, 3, 1 << 30, &o->frames) < 0)
                 return cli_error(EXIT_USAGE, "eval: --frames needs an integer >= 3, not '%s'", v);
         } else if (!strcmp(a, "--block")) {
-            if (parse_int(v, 8, 32, &o->block) < 0 || (o->block != 8 && o->block != 16 &&
+            if (eval_int(v, 8, 32, &o->block) < 0 || (o->block != 8 && o->block != 16 &&
                                                         o->block != 32))
                 return cli_error(EXIT_USAGE, "eval: --block must be 8, 16 or 32, not '%s'", v);
         } else if (!strcmp(a, "--range")) {
-            if (parse_int(v, 1, 64, &o->range) < 0)
+            if (eval_int(v, 1, 64, &o->range) < 0)
                 return cli_error(EXIT_USAGE, "eval: --range must be 1..64, not '%s'", v);
         } else if (!strcmp(a, "--threads")) {
-            if (parse_int(v, 1, 1024, &o->threads) < 0)
+            if (eval_int(v, 1, 1024, &o->threads) < 0)
                 return cli_error(EXIT_USAGE, "eval: --threads must be 1..1024, not '%s'", v);
         } else if (!strcmp(a, "--scd")) {
             if (!strcmp(v, "none")) o->scd = OMCTI_SCD_NONE;

@@ -211,6 +211,23 @@ static int parse(Farm *f, int argc, char **argv)
             !strncmp(a, "--index=", 8))
             return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: %s is set by the "
                              "farm itself (use --segments N)", a);
+        /* farm's own options and the conversion's: a typo is named here
+         * (a misspelt --segments was "--segments N is required") */
+        if (a[0] == '-' && a[1] && !cli_option_known(a, cli_convert_options)) {
+            static const char *const own[] = {
+                "--segments", "--scheduler", "--workdir", "--sbatch", "--wait", "--poll",
+            };
+            const char *all[sizeof own / sizeof *own + 64];
+            size_t n = 0;
+            for (size_t k = 0; k < sizeof own / sizeof *own; k++) all[n++] = own[k];
+            for (size_t k = 0; cli_convert_options[k] && n + 1 < sizeof all / sizeof *all; k++)
+                all[n++] = cli_convert_options[k];
+            all[n] = NULL;
+            char hint[64];
+            return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: unknown option "
+                             "'%s'%s (see omcti farm --help)", a,
+                             cli_did_you_mean(a, all, hint, sizeof hint));
+        }
         if (!strcmp(a, "--threads") || !strncmp(a, "--threads=", 10)) f->threads_given = 1;
         f->conv[f->n_conv++] = a;
         /* An option's value travels with it. */

@@ -68,7 +68,13 @@ int cli_join(int argc, char **argv)
             continue;
         }
         if (a[0] == '-' && a[1]) {
-            snprintf(err, sizeof err, "join: unknown option '%s' (see omcti join --help)", a);
+            static const char *const all[] = {
+                "-o", "--audio-from", "-y", "-n", "-q", "--quiet", "--ffmpeg-log", "-h",
+                "--help", "--", NULL,
+            };
+            char hint[64];
+            snprintf(err, sizeof err, "join: unknown option '%s'%s (see omcti join --help)", a,
+                     cli_did_you_mean(a, all, hint, sizeof hint));
             goto usage;
         }
         pieces[n++] = a;

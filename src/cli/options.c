@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -179,6 +180,102 @@ int option_value(int argc, char **argv, int *i, const char *name, const char **v
     return 1;
 }
 
+/* Every option of the conversion (cli_parse_convert() below), for the
+ * suggestions of unknown options and for farm, which passes them on. */
+const char *const cli_convert_options[] = {
+    "-i", "-o", "--factor", "--fps", "--slowmo", "--method", "--search", "--engine",
+    "--device", "--devices", "--workers", "--threads", "--block", "--range", "--scd",
+    "--scd-threshold", "--codec", "--crf", "--lossless", "--odd-size", "--frames",
+    "--segment", "--index", "-y", "-n", "-q", "--quiet", "--stats-period", "--ffmpeg-log",
+    "-h", "--help", "--version", NULL,
+};
+
+/* The name of an argument that may carry its value ("--fps=60"): its length
+ * up to the '='. */
+static size_t option_name_length(const char *arg)
+{
+    return strcspn(arg, "=");
+}
+
+int cli_option_known(const char *arg, const char *const *names)
+{
+    const size_t n = option_name_length(arg);
+    for (int k = 0; names[k]; k++)
+        if (strlen(names[k]) == n && !strncmp(arg, names[k], n))
+            return 1;
+    return 0;
+}
+
+/* Optimal string alignment distance (insertions, deletions, substitutions
+ * and swaps of two neighbours, one edit each) of two short strings. */
+static int edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+    enum { MAXLEN = 48 };
+    int d[MAXLEN + 1][MAXLEN + 1];
+    if (la > MAXLEN || lb > MAXLEN) return MAXLEN;
+    for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb];
+}
+
+const char *cli_suggest_option(const char *arg, const char *const *names)
+{
+    /* What FFmpeg's users type out of habit */
+    static const char *const habits[][2] = {
+        { "-r", "--fps" }, { "-c:v", "--codec" }, { "-vcodec", "--codec" },
+        { "-codec:v", "--codec" }, { "-vframes", "--frames" }, { "-frames:v", "--frames" },
+        { "-stats_period", "--stats-period" },
+    };
+    const size_t la = option_name_length(arg);
+    for (size_t k = 0; k < sizeof habits / sizeof *habits; k++)
+        if (strlen(habits[k][0]) == la && !strncmp(arg, habits[k][0], la) &&
+            cli_option_known(habits[k][1], names))
+            return habits[k][1];
+    /* another case ("--FPS", "-Y"), or the start of one name only ("--stats") */
+    const char *prefix_of = NULL;
+    int prefixes = 0;
+    for (int k = 0; names[k]; k++) {
+        if (strlen(names[k]) == la && !strncasecmp(arg, names[k], la))
+            return names[k];
+        if (la >= 4 && strlen(names[k]) > la && !strncmp(arg, names[k], la)) {
+            prefix_of = names[k];
+            prefixes++;
+        }
+    }
+    if (prefixes == 1)
+        return prefix_of;
+    /* a typo: the one nearest name, within 1 edit (2 for names of 5 letters
+     * or more after the dashes) */
+    const char *best = NULL;
+    int best_d = 1 << 20, tie = 0;
+    for (int k = 0; names[k]; k++) {
+        const int d = edit_distance(arg, la, names[k], strlen(names[k]));
+        if (d < best_d) { best = names[k]; best_d = d; tie = 0; }
+        else if (d == best_d) tie = 1;
+    }
+    if (!best || tie) return NULL;
+    const size_t letters = strlen(best) - strspn(best, "-");
+    return best_d <= (letters >= 5 ? 2 : 1) ? best : NULL;
+}
+
+const char *cli_did_you_mean(const char *arg, const char *const *names, char *buf, size_t len)
+{
+    const char *s = cli_suggest_option(arg, names);
+    if (!s) return "";
+    snprintf(buf, len, "; did you mean '%s'?", s);
+    return buf;
+}
+
 /* io_path_is_y4m()'s rule ("-" or *.y4m), here because the parser links
  * alone (tests/fuzz builds it without the io library). */
 static int output_is_y4m(const char *path)
@@ -348,8 +445,12 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
             continue;
         }
         if (OPT("--frames")) { CHECK(r); CHECK(parse_int64("--frames", v, 2, INT64_MAX / 1024, &o->max_frames, err, errlen)); continue; }
-        if (a[0] == '-' && a[1])
-            return set_error(err, errlen, OMCTI_ERR_INVALID, "unknown option '%s' (see omcti --help)", a);
+        if (a[0] == '-' && a[1]) {
+            char hint[64];
+            return set_error(err, errlen, OMCTI_ERR_INVALID, "unknown option '%s'%s (see omcti "
+                             "--help)", a, cli_did_you_mean(a, cli_convert_options, hint,
+                                                            sizeof hint));
+        }
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "unexpected argument '%s' (inputs are given with -i, see omcti --help)", a);
     }

@@ -82,5 +82,16 @@ int option_value(int argc, char **argv, int *i, const char *name, const char **v
 int parse_segment(const char *opt, const char *val, int *i, int *n, char *err, size_t errlen);
 
 extern const char cli_convert_usage[];
+/* Every option cli_parse_convert() takes, NULL-terminated. */
+extern const char *const cli_convert_options[];
+
+/* Whether arg (its "=VALUE" left out) is one of names (NULL-terminated). */
+int cli_option_known(const char *arg, const char *const *names);
+/* For an unknown option: the one of names it was likely meant to be (a typo
+ * within an edit or two, another case, the start of one name only, or
+ * FFmpeg's spelling: "-r" for "--fps"), or NULL. */
+const char *cli_suggest_option(const char *arg, const char *const *names);
+/* "; did you mean 'NAME'?" in buf for the suggestion, or "" without one. */
+const char *cli_did_you_mean(const char *arg, const char *const *names, char *buf, size_t len);
 
 #endif

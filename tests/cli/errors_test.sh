@@ -200,6 +200,15 @@ row "unknown method"       2 "unknown method"   "$OMCTI" -i "$T/in.y4m" -o "$T/o
 row "unknown engine"       2 "unknown engine"   "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine tpu
 row "unknown search"       2 "unknown search"   "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --search spiral
 row "unknown option"       2 "unknown option"   "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --speed 9
+# a likely typo is named, in every subcommand (farm's own options among the
+# conversion's: a misspelt --segments said "--segments N is required")
+row "a typo of --fps"      2 "unknown option '--fsp'; did you mean '--fps'? (see omcti --help)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --fsp 50
+row "FFmpeg's -r"          2 "unknown option '-r'; did you mean '--fps'?" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" -r 50
+row "eval, a typo"         2 "eval: unknown option '--methdos'; did you mean '--methods'?" "$OMCTI" eval -i "$T/in.y4m" --methdos blend
+row "bench, a typo"        2 "bench: unknown option '--thread'; did you mean '--threads'?" "$OMCTI" bench -i "$T/in.y4m" --thread 1
+row "join, a typo"         2 "join: unknown option '--audio-form'; did you mean '--audio-from'?" "$OMCTI" join -o "$T/out.y4m" --audio-form "$T/in.y4m" "$T/in.y4m"
+row "farm, a typo of its own option" 2 "farm: unknown option '--segmnets'; did you mean '--segments'? (see omcti farm --help)" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segmnets 2
+row "farm, a typo of a conversion option" 2 "farm: unknown option '--slomo'; did you mean '--slowmo'?" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --slomo 2
 row "no input"             2 "no input"         "$OMCTI" -o "$T/out.y4m"
 if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
     row "cuda without a GPU" 1 "cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cuda
