@@ -343,9 +343,8 @@ int cli_bench(int argc, char **argv)
             json = 1;
         } else if (!strcmp(argv[i], "--ffmpeg-log")) {
             io_show_ffmpeg_log();
-        } else if (!strcmp(argv[i], "-i") && i + 1 < argc) {
-            input = argv[++i];
-        } else if ((m = option_value(argc, argv, &i, "--input", &val, err, sizeof err)) != 0) {
+        } else if ((m = option_value(argc, argv, &i, "-i", &val, err, sizeof err)) != 0 ||
+                   (m = option_value(argc, argv, &i, "--input", &val, err, sizeof err)) != 0) {
             if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
             input = val;
         } else if ((m = option_value(argc, argv, &i, "--threads", &val, err, sizeof err)) != 0) {

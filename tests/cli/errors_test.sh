@@ -409,6 +409,8 @@ then ok; else bad "bench --repeat 5 --json: exit $rc: $(cat "$T/err")"; fi
 row "bench --repeat 0"       2 "--repeat: 0 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 0
 row "bench --repeat 101"     2 "--repeat: 101 is out of range" "$OMCTI" bench -i "$T/in.y4m" --repeat 101
 row "bench --max-spread -1"  2 "--max-spread" "$OMCTI" bench -i "$T/in.y4m" --max-spread -1
+# -i as the last argument lacks its value (it was "unknown option '-i'")
+row "bench -i without a file" 2 "option -i needs a value" "$OMCTI" bench --frames 3 -i
 row "bench --cpu neon"       2 "--cpu: unknown level 'neon' (c, sse2, avx2, avx512)" "$OMCTI" bench -i "$T/in.y4m" --cpu neon
 row "bench --cpu (no value)" 2 "--cpu" "$OMCTI" bench -i "$T/in.y4m" --cpu
 # the only engine asked for cannot run: one line saying why (it was a skip
