@@ -364,6 +364,18 @@ int cli_bench(int argc, char **argv)
             }
         } else if ((m = option_value(argc, argv, &i, "--engine", &val, err, sizeof err)) != 0) {
             if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
+            /* a name no engine has is a usage error before any decoding, as
+             * in convert and eval (it was exit 1, "no engine could run") */
+            char names[sizeof engine_buf];
+            snprintf(names, sizeof names, "%s", val);
+            int count = 0;
+            for (char *save = NULL, *t = strtok_r(names, ",", &save); t;
+                 t = strtok_r(NULL, ",", &save), count++)
+                if (strcmp(t, "auto") && strcmp(t, "cpu") && strcmp(t, "cuda"))
+                    return cli_error(EXIT_USAGE, "--engine: unknown engine '%s' (auto, cpu, "
+                                     "cuda)", t);
+            if (!count)
+                return cli_error(EXIT_USAGE, "--engine: empty list (cpu, cuda)");
             snprintf(engine_buf, sizeof engine_buf, "%s", val);
         } else if ((m = option_value(argc, argv, &i, "--frames", &val, err, sizeof err)) != 0) {
             if (m < 0 || parse_int("--frames", val, 3, 100000, &max_frames, err, sizeof err) < 0)

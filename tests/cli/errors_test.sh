@@ -411,6 +411,8 @@ row "bench --repeat 101"     2 "--repeat: 101 is out of range" "$OMCTI" bench -i
 row "bench --max-spread -1"  2 "--max-spread" "$OMCTI" bench -i "$T/in.y4m" --max-spread -1
 # -i as the last argument lacks its value (it was "unknown option '-i'")
 row "bench -i without a file" 2 "option -i needs a value" "$OMCTI" bench --frames 3 -i
+# an engine no one has: a usage error before the decoding (it was exit 1)
+row "bench --engine gpu"     2 "--engine: unknown engine 'gpu' (auto, cpu, cuda)" "$OMCTI" bench -i "$T/in.y4m" --engine cpu,gpu
 row "bench --cpu neon"       2 "--cpu: unknown level 'neon' (c, sse2, avx2, avx512)" "$OMCTI" bench -i "$T/in.y4m" --cpu neon
 row "bench --cpu (no value)" 2 "--cpu" "$OMCTI" bench -i "$T/in.y4m" --cpu
 # the only engine asked for cannot run: one line saying why (it was a skip
