@@ -358,8 +358,12 @@ int cli_bench(int argc, char **argv)
             nsearches = 0;
             for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
                 const int sv = omcti_search_from_name(t);
-                if (sv < 0 || nsearches >= OMCTI_SEARCH_COUNT)
-                    return cli_error(EXIT_USAGE, "--search: unknown or repeated search '%s' (full, diamond)", t);
+                if (sv < 0)
+                    return cli_error(EXIT_USAGE, "--search: unknown search '%s' (pyramid, full, "
+                                     "diamond)", t);
+                for (int k = 0; k < nsearches; k++)
+                    if (searches[k] == sv)
+                        return cli_error(EXIT_USAGE, "--search: '%s' is listed twice", t);
                 searches[nsearches++] = sv;
             }
         } else if ((m = option_value(argc, argv, &i, "--engine", &val, err, sizeof err)) != 0) {

@@ -412,6 +412,9 @@ row "bench --max-spread -1"  2 "--max-spread" "$OMCTI" bench -i "$T/in.y4m" --ma
 # -i as the last argument lacks its value (it was "unknown option '-i'")
 row "bench -i without a file" 2 "option -i needs a value" "$OMCTI" bench --frames 3 -i
 # an engine no one has: a usage error before the decoding (it was exit 1)
+# the searches it names are those it takes (pyramid was left out), each once
+row "bench --search hexagon" 2 "--search: unknown search 'hexagon' (pyramid, full, diamond)" "$OMCTI" bench -i "$T/in.y4m" --search hexagon
+row "bench --search full,full" 2 "--search: 'full' is listed twice" "$OMCTI" bench -i "$T/in.y4m" --search full,full
 row "bench --engine gpu"     2 "--engine: unknown engine 'gpu' (auto, cpu, cuda)" "$OMCTI" bench -i "$T/in.y4m" --engine cpu,gpu
 row "bench --cpu neon"       2 "--cpu: unknown level 'neon' (c, sse2, avx2, avx512)" "$OMCTI" bench -i "$T/in.y4m" --cpu neon
 row "bench --cpu (no value)" 2 "--cpu" "$OMCTI" bench -i "$T/in.y4m" --cpu
