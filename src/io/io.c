@@ -143,6 +143,18 @@ int video_reader_open(VideoReader **r, const char *path, char *err, size_t errle
     return video_reader_open_cancel(r, path, NULL, err, errlen);
 }
 
+/* Whether a name that is not there is an image sequence's pattern, as
+ * FFmpeg's image2 takes it: a %d or %0Nd ("img%03d.png"), or a glob. */
+static const char *sequence_pattern(const char *path)
+{
+    for (const char *p = strchr(path, '%'); p; p = strchr(p + 1, '%')) {
+        const char *q = p + 1;
+        while (*q >= '0' && *q <= '9') q++;
+        if (*q == 'd') return "";
+    }
+    return strpbrk(path, "*?[") ? "-pattern_type glob " : NULL;
+}
+
 int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *cancel,
                              char *err, size_t errlen)
 {
@@ -154,9 +166,17 @@ int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *
     const IoBackend *be = NULL;
     if (!strcmp(path, "-"))
         be = io_backend_probe(path, NULL);
-    else if (stat(path, &st) < 0)
+    else if (stat(path, &st) < 0) {
+        const char *glob = errno == ENOENT ? sequence_pattern(path) : NULL;
+        if (glob)
+            /* omcti opens one file by its name, as a player does */
+            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s (omcti reads "
+                             "one video file, not an image sequence: make one first, e.g. "
+                             "ffmpeg -framerate 25 %s-i '%s' -c:v ffv1 seq.mkv)", path,
+                             strerror(ENOENT), glob, path);
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
                          strerror(errno));
+    }
     else if (S_ISDIR(st.st_mode))
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': it is a directory",
                          path);
