@@ -58,7 +58,10 @@ int main(void)
         { "-i a -o b -version", "did you mean '--version'?" },
         { "-i a -o b -r 60", "did you mean '--fps'?" },
         { "-i a -o b --thread=2", "unknown option '--thread=2'; did you mean '--threads'?" },
-        { "-i a -o b stray", "unexpected argument" },
+        { "-i a -o b stray", "unexpected argument 'stray' (inputs are given with -i" },
+        { "a.mkv -o b", "unexpected argument 'a.mkv' (inputs are given with -i" },
+        /* FFmpeg's habit: the output last, without -o */
+        { "-i a b.mp4", "unexpected argument 'b.mp4' (the output is given with -o OUTPUT" },
         { "-o b", "no input" },
         { "-i a", "no output" },
         { "-i a -o", "needs a value" },

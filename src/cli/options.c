@@ -451,8 +451,11 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
                              "--help)", a, cli_did_you_mean(a, cli_convert_options, hint,
                                                             sizeof hint));
         }
+        /* after -i IN, a bare name is most likely the output, as FFmpeg takes it */
         return set_error(err, errlen, OMCTI_ERR_INVALID,
-                         "unexpected argument '%s' (inputs are given with -i, see omcti --help)", a);
+                         "unexpected argument '%s' (%s, see omcti --help)", a,
+                         o->input && !o->output ? "the output is given with -o OUTPUT"
+                                                : "inputs are given with -i");
     }
 #undef OPT
 #undef CHECK
