@@ -55,6 +55,7 @@ const char cli_convert_usage[] =
 "  --segment I/N       convert only segment I (0-based) of N of the output;\n"
 "                      writes OUTPUT and OUTPUT.sum (its checksum)\n"
 "  --index FILE        use a frame index saved by omcti farm (skips counting)\n"
+"General:\n"
 "  -y                  overwrite OUTPUT if it exists\n"
 "  -n                  never overwrite OUTPUT (the default; as FFmpeg's -n)\n"
 "  -q, --quiet         no progress line or notices\n"

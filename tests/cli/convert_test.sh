@@ -144,6 +144,9 @@ run "truncated" 1 "$OMCTI" -i "$T/trunc.y4m" -o "$T/x.y4m"
 one_line_error "truncated" "truncated"
 expect "no output after truncation" "! ls \"$T\" | grep -q '^x\\.y4m\\|omcti-'"
 run "help" 0 "$OMCTI" --help
+# -y, -q and the like are not segment options: their own heading before them
+"$OMCTI" --help | awk '/^[A-Z][a-z]*.*:$/ { head = $0 } /^  -y / { print head }' | grep -qx "General:" &&
+    ok || bad "--help lists -y under '$("$OMCTI" --help | awk '/^[A-Z][a-z]*.*:$/ { head = $0 } /^  -y / { print head }')'"
 run "version" 0 "$OMCTI" --version
 
 # --- FFmpeg containers ---
