@@ -1,5 +1,6 @@
 /* Command-line parsing: every bad option gives a one-line error; good ones
  * land in the right fields. */
+#include <stdio.h>
 #include <string.h>
 
 #include "src/cli/options.h"
@@ -74,6 +75,33 @@ int main(void)
         CHECK(&ts, ret < 0, "'%s' must fail", bad[i][0]);
         CHECK(&ts, strstr(err, bad[i][1]) != NULL, "'%s': message '%s' lacks '%s'", bad[i][0], err, bad[i][1]);
         CHECK(&ts, !strchr(err, '\n'), "one line");
+    }
+
+    /* cli_convert_options (the suggestions' and farm's list) and the parser
+     * agree: every option the help names is in the list, and the parser
+     * knows every name of the list (a new option missing from the list
+     * would be refused by farm as unknown) */
+    for (const char *l = cli_convert_usage; (l = strstr(l, "\n  -")) != NULL;) {
+        l += 3;
+        for (const char *t = l; *t == '-';) {
+            const size_t n = strcspn(t, " ,\n");
+            char name[32];
+            snprintf(name, sizeof name, "%.*s", (int)n, t);
+            CHECK(&ts, cli_option_known(name, cli_convert_options),
+                  "'%s' of the help is not in cli_convert_options", name);
+            t += n;
+            if (strncmp(t, ", -", 3))
+                break;
+            t += 2;
+        }
+    }
+    for (int k = 0; cli_convert_options[k]; k++) {
+        char line[96];
+        snprintf(line, sizeof line, "-i a -o b %s", cli_convert_options[k]);
+        parse_command_line(line, &o, err, sizeof err);
+        CHECK(&ts, !strstr(err, "unknown option"), "the parser refuses %s of the list: %s",
+              cli_convert_options[k], err);
+        err[0] = 0;
     }
 
     /* no guess where nothing is near, or two names are as near */

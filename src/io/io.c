@@ -168,12 +168,14 @@ int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *
         be = io_backend_probe(path, NULL);
     else if (stat(path, &st) < 0) {
         const char *glob = errno == ENOENT ? sequence_pattern(path) : NULL;
+        /* omcti opens one file by its name, as a player does. The command
+         * shown quotes the name; a name with a quote in it would break
+         * that quoting: then the command shows where the pattern goes. */
         if (glob)
-            /* omcti opens one file by its name, as a player does */
             return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s (omcti reads "
                              "one video file, not an image sequence: make one first, e.g. "
                              "ffmpeg -framerate 25 %s-i '%s' -c:v ffv1 seq.mkv)", path,
-                             strerror(ENOENT), glob, path);
+                             strerror(ENOENT), glob, strchr(path, '\'') ? "PATTERN" : path);
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
                          strerror(errno));
     }

@@ -45,6 +45,7 @@ row "input is a directory" 1 "directory"                                 "$OMCTI
 # an image sequence's pattern, as FFmpeg takes it: says what to do instead
 row "an image sequence pattern" 1 "cannot open '$T/img%03d.png': No such file or directory (omcti reads one video file, not an image sequence: make one first, e.g. ffmpeg -framerate 25 -i '$T/img%03d.png' -c:v ffv1 seq.mkv)" "$OMCTI" -i "$T/img%03d.png" -o "$T/out.mkv"
 row "an image glob"        1 "not an image sequence: make one first, e.g. ffmpeg -framerate 25 -pattern_type glob -i" "$OMCTI" -i "$T/img-[0-9].png" -o "$T/out.mkv"
+row "a pattern with a quote" 1 "make one first, e.g. ffmpeg -framerate 25 -i 'PATTERN' -c:v ffv1 seq.mkv)" "$OMCTI" -i "$T/it's%03d.png" -o "$T/out.mkv"
 row "a name with % that is no pattern" 1 "cannot open '$T/100%.y4m': No such file or directory$" "$OMCTI" -i "$T/100%.y4m" -o "$T/out.y4m"
 # As root the check runs as nobody, who must be able to run the program (a
 # build inside a private folder, e.g. a clone under mktemp -d, is not).
