@@ -146,17 +146,24 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
             "--engine", "--frames", "--block", "--range", "--threads", "--scd",
             "--scd-threshold", "-h", "--help", "--json", "--ffmpeg-log", "-y", "-n", NULL,
         };
+        /* "--frames=20" as the conversion takes it (option_value()) */
+        const char *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
+        char name[32];
+        if (eq) {
+            snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
+            a = name;
+        }
         int known = 0;
         for (int k = 0; with_value[k]; k++)
             known |= !strcmp(a, with_value[k]);
         if (!known) {
             char hint[64];
-            return cli_error(EXIT_USAGE, "eval: unknown option '%s'%s (omcti eval --help)", a,
-                             cli_did_you_mean(a, all, hint, sizeof hint));
+            return cli_error(EXIT_USAGE, "eval: unknown option '%s'%s (omcti eval --help)",
+                             argv[i], cli_did_you_mean(argv[i], all, hint, sizeof hint));
         }
-        if (i + 1 >= argc)
+        if (!eq && i + 1 >= argc)
             return cli_error(EXIT_USAGE, "eval: option %s needs a value", a);
-        const char *v = argv[++i];
+        const char *v = eq ? eq + 1 : argv[++i];
         if (!strcmp(a, "-i") || !strcmp(a, "--input")) o->input = v;
         else if (!strcmp(a, "--methods") || !strcmp(a, "--method"))
             snprintf(o->methods, sizeof o->methods, "%s", v);

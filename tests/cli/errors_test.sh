@@ -74,6 +74,9 @@ row "eval, an unknown option last" 2 "eval: unknown option '--bogus'" "$OMCTI" e
 row "eval --compare =x"     2 "eval: --compare needs a file (FILE or FILE=NAME), not '=x'" "$OMCTI" eval -i "$T/in.y4m" --compare =x
 row "eval --block 12"       2 "eval: --block must be 8, 16 or 32" "$OMCTI" eval -i "$T/in.y4m" --block 12
 row "eval --engine bogus"   2 "eval: unknown engine 'bogus'" "$OMCTI" eval -i "$T/in.y4m" --engine bogus
+# --opt=VALUE, as the conversion takes it (it was "unknown option")
+row "eval --frames=2"      2 "eval: --frames needs an integer >= 3, not '2'" "$OMCTI" eval -i "$T/in.y4m" --frames=2
+row "eval --methods=blend --frames=5" 0 "" "$OMCTI" eval -i "$T/in.y4m" --methods=blend --frames=5
 row "eval --threads 0 (as convert)" 2 "eval: --threads must be 1..1024" "$OMCTI" eval -i "$T/in.y4m" --threads 0
 row "stdin a directory"    1 "Is a directory"       sh -c '"$1" -i - -o "$2" < "$3"' sh "$OMCTI" "$T/out.y4m" "$T"
 # the index of --workers and --segment refuses it as the whole run does
