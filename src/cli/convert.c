@@ -142,11 +142,11 @@ static int open_output(Converter *c, const Timeline *tl)
                 "none\n");
     if (c->copy_audio && in_info->has_audio && c->opt->mode == RATE_SLOWMO && !c->quiet)
         fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
-    if (in_info->rotation && io_path_is_y4m(c->output) && !c->quiet) {
+    if (in_info->orientation[0] && io_path_is_y4m(c->output) && !c->quiet) {
         char name[1024];
-        fprintf(stderr, "omcti: note: '%s' is shown rotated by %d degrees (display matrix); "
+        fprintf(stderr, "omcti: note: '%s' is shown %s (display matrix); "
                 "y4m cannot say so, the pictures are written as stored\n",
-                io_printable(c->opt->input, name, sizeof name), in_info->rotation);
+                io_printable(c->opt->input, name, sizeof name), in_info->orientation);
     }
     const WriterOptions wo = {
         .codec = c->opt->codec,

@@ -135,9 +135,11 @@ void ffaudio_close(FFAudioCopy *a);
  * metadata and display matrix of its video stream onto vst, and with timed
  * its chapters, moved by -offset (AV_TIME_BASE units: the output starts at
  * the input's first picture). Notices, unless quiet, for what is not kept. */
-/* The rotation of stream st's display matrix, degrees counter-clockwise
- * (0: none). */
-int ffmeta_rotation(const AVStream *st);
+/* How stream st's display matrix shows its pictures, a phrase: "rotated
+ * by 90 degrees", "flipped left to right", "flipped upside down", "rotated
+ * by -90 degrees and flipped left to right"; "" where it has none or it
+ * shows them as stored. */
+void ffmeta_orientation(const AVStream *st, char *buf, size_t len);
 int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, int timed,
                 int64_t offset, int quiet, const char *out_path, char *err, size_t errlen);
 

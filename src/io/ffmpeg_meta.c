@@ -2,8 +2,8 @@
  * subtitles (those are copied as streams, ffmpeg_audio.c): the container's
  * metadata (title, creation time, location, ...), the video stream's
  * language, title and handler, its display matrix (a phone clip's
- * rotation: the pictures stay as stored, players turn them, as `ffmpeg -i
- * IN OUT` does), what else it says about its pictures (HDR10's mastering
+ * rotation or mirroring: the pictures stay as stored, players turn them,
+ * as `ffmpeg -i IN OUT` does), what else it says about its pictures (HDR10's mastering
  * display, a 360-degree projection) and the chapters. */
 #include <limits.h>
 #include <stdio.h>
@@ -140,16 +140,36 @@ static int rescale_timecode(AVDictionary **d, AVRational in, AVRational out, int
     return av_dict_set(d, key, buf, 0);
 }
 
-int ffmeta_rotation(const AVStream *st)
+/* The display matrix is a rotation, then (where its determinant is
+ * negative) a flip left to right, as FFmpeg's av_display_matrix_flip()
+ * writes one; a flip after a half turn is a flip upside down. The
+ * degrees are av_display_rotation_get()'s, as ffprobe shows them. */
+void ffmeta_orientation(const AVStream *st, char *buf, size_t len)
 {
     size_t size = 0;
     const uint8_t *m = display_matrix(st, &size);
-    if (!m || size < 9 * sizeof(int32_t))
-        return 0;
     int32_t mat[9];
+    buf[0] = '\0';
+    if (!m || size < sizeof mat)
+        return;
     memcpy(mat, m, sizeof mat);
+    const int mirrored = (double)mat[0] * mat[4] - (double)mat[1] * mat[3] < 0;
+    if (mirrored) {   /* undo the flip: the rotation is left */
+        mat[0] = -mat[0];
+        mat[3] = -mat[3];
+    }
     const double r = av_display_rotation_get(mat);
-    return isfinite(r) ? (int)lrint(r) : 0;
+    int deg = isfinite(r) ? (int)lrint(r) : 0;
+    if (mirrored && (deg == 180 || deg == -180)) {
+        snprintf(buf, len, "flipped upside down");
+        return;
+    }
+    if (deg && mirrored)
+        snprintf(buf, len, "rotated by %d degrees and flipped left to right", deg);
+    else if (deg)
+        snprintf(buf, len, "rotated by %d degrees", deg);
+    else if (mirrored)
+        snprintf(buf, len, "flipped left to right");
 }
 
 int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, int timed,
@@ -203,16 +223,16 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
                             AV_DISPOSITION_DUB | AV_DISPOSITION_COMMENT |
                             AV_DISPOSITION_HEARING_IMPAIRED | AV_DISPOSITION_VISUAL_IMPAIRED);
         size_t size = 0;
+        char shown[64];
         const uint8_t *m = display_matrix(ist, &size);
         if (ret >= 0 && m && size >= 9 * sizeof(int32_t)) {
             if (keeps)
                 ret = set_side_data(vst, AV_PKT_DATA_DISPLAYMATRIX, m, size);
-            else if (!quiet)
+            else if (!quiet && (ffmeta_orientation(ist, shown, sizeof shown), shown[0]))
                 fprintf(stderr, "omcti: note: '%s': the %s container cannot hold the input's "
-                        "display rotation (%d degrees); the pictures are written as stored "
+                        "display matrix (shown %s); the pictures are written as stored "
                         "(use .mp4 or .mov to keep it)\n",
-                        io_printable(out_path, name, sizeof name), oc->oformat->name,
-                        ffmeta_rotation(ist));
+                        io_printable(out_path, name, sizeof name), oc->oformat->name, shown);
         }
         if (ret >= 0)
             ret = copy_picture_side_data(ist, vst);

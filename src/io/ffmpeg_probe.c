@@ -424,7 +424,7 @@ static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int 
     /* the pictures' range is the working format's (yuvj420p: full) */
     vi->color_range = ffio_is_j(p->work_fmt) ? AVCOL_RANGE_JPEG
                       : par->color_range == AVCOL_RANGE_MPEG ? AVCOL_RANGE_MPEG : 0;
-    vi->rotation = ffmeta_rotation(st);
+    ffmeta_orientation(st, vi->orientation, sizeof vi->orientation);
     /* A YUV source's matrix, primaries and transfer survive the conversion
      * to 8-bit 4:2:0 (swscale keeps the matrix between YUV formats); an RGB
      * source's do not, and it is converted with swscale's default matrix. */

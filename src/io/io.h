@@ -35,9 +35,10 @@ typedef struct VideoInfo {
      * (MPEG), 2 full (JPEG); known also without has_color (y4m's
      * XCOLORRANGE, its C420jpeg/mpeg2/paldv set chroma_location too). */
     int color_range;
-    /* The display matrix's rotation, degrees counter-clockwise (0: none or
-     * unknown): the pictures are stored unrotated, players turn them. */
-    int rotation;
+    /* How the display matrix shows the pictures, a phrase ("rotated by 90
+     * degrees", "flipped left to right", ...; "": as stored, or unknown):
+     * the pictures are stored so, players turn or mirror them. */
+    char orientation[64];
 } VideoInfo;
 
 /* A way to stop blocking I/O from outside (Ctrl-C): requested() says a

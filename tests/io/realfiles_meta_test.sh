@@ -43,13 +43,63 @@ check "rotation kept in .mov" \
     "[ \"\$(probe -select_streams v -show_entries stream_side_data=rotation '$T/out.mov' | head -1)\" = 90 ]"
 "$OMCTI" -y -i "$T/phone.mp4" -o "$T/out.mkv" 2>"$T/err"
 check "mkv (no matrix in this FFmpeg): exit 0 and a notice naming the rotation" \
-    "[ $? -eq 0 ] && grep -q 'cannot hold the input.s display rotation (90 degrees)' '$T/err'"
+    "[ $? -eq 0 ] && grep -q 'cannot hold the input.s display matrix (shown rotated by 90 degrees)' '$T/err'"
 check "mkv: the video track keeps its default flag beside the default audio" \
     "[ \"\$(probe -select_streams v -show_entries stream_disposition=default '$T/out.mkv')\" = 1 ]"
 "$OMCTI" -y -i "$T/phone.mp4" -o "$T/out.y4m" 2>"$T/err"
 check "y4m: a notice that the rotation is not kept" "grep -q 'rotated by 90 degrees' '$T/err'"
 "$OMCTI" -q -y -i "$T/phone.mp4" -o "$T/q.mkv" 2>"$T/err"
 check "-q: no notice" "[ ! -s '$T/err' ]"
+
+# A mirrored display matrix (a selfie camera's, an editor's flip), which
+# FFmpeg 5.1's CLI cannot write: the tkhd box's matrix (its a b / c d, 16.16,
+# 40 bytes after the 'tkhd' fourcc in a version 0 box) patched. .mp4 and
+# .mov keep all of it; the notes say what is lost, a flip (a flip left to
+# right was told as a rotation by -180 degrees, one upside down as one by
+# 0 degrees into .mkv and not at all into y4m)
+mirror() {   # mirror IN OUT a b c d
+    python3 - "$@" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+def box(start, end, kind):
+    while start + 8 <= end:
+        size, k = struct.unpack(">I4s", d[start:start + 8])
+        if k == kind:
+            return start, start + size
+        start += size
+    sys.exit("no " + kind.decode())
+moov = box(0, len(d), b"moov")
+trak = box(moov[0] + 8, moov[1], b"trak")   # the first: the video's
+tkhd = box(trak[0] + 8, trak[1], b"tkhd")[0]
+assert d[tkhd + 8] == 0
+for i, v in zip((0, 1, 3, 4), sys.argv[3:7]):
+    d[tkhd + 48 + 4 * i:tkhd + 52 + 4 * i] = struct.pack(">i", int(v) * 65536)
+open(sys.argv[2], "wb").write(d)
+PY
+}
+matrix() {   # the nine numbers of the video's display matrix, on one line
+    probe -select_streams v -show_entries stream_side_data=displaymatrix "$1" | sed 's/\\n/ /g; s/[0-9]*://g' | tr -s ' \n' ' '
+}
+mirror "$T/plain.mp4" "$T/hflip.mp4" -1 0 0 1 && mirror "$T/plain.mp4" "$T/vflip.mp4" 1 0 0 -1 &&
+    mirror "$T/plain.mp4" "$T/transp.mp4" 0 1 1 0
+check "(the patched clips read as mirrored)" \
+    "matrix '$T/hflip.mp4' | grep -q -- ' -65536 0 0 0 65536 0 0 0 1073741824 ' && matrix '$T/transp.mp4' | grep -q -- ' 0 65536 0 65536 0 0 0 0 1073741824 '"
+"$OMCTI" -y -i "$T/hflip.mp4" -o "$T/hflip.mkv" 2>"$T/err"
+check "mkv, a flip left to right: the note says so (not 'rotation (-180 degrees)')" \
+    "[ $? -eq 0 ] && grep -q 'cannot hold the input.s display matrix (shown flipped left to right);' '$T/err' && ! grep -q 180 '$T/err'"
+"$OMCTI" -y -i "$T/vflip.mp4" -o "$T/vflip.mkv" 2>"$T/err"
+check "mkv, a flip upside down: named (the note said a rotation by 0 degrees)" \
+    "grep -q 'display matrix (shown flipped upside down);' '$T/err'"
+"$OMCTI" -y -i "$T/vflip.mp4" -o "$T/vflip.y4m" 2>"$T/err"
+check "y4m, a flip upside down: a note (there was none)" \
+    "grep -q 'vflip.mp4. is shown flipped upside down (display matrix); y4m cannot say so' '$T/err'"
+"$OMCTI" -y -i "$T/transp.mp4" -o "$T/transp.webm" 2>"$T/err"
+check "webm, a rotation and a flip: both named" \
+    "grep -q 'display matrix (shown rotated by -90 degrees and flipped left to right);' '$T/err'"
+for f in hflip.mp4 vflip.mov transp.mp4 transp.mov; do
+    "$OMCTI" -y -i "$T/${f%.*}.mp4" -o "$T/m_$f" 2>"$T/err"
+    check "$f: the whole matrix kept, no note" "[ \"\$(matrix '$T/m_$f')\" = \"\$(matrix '$T/${f%.*}.mp4')\" ] && ! grep -q note '$T/err'"
+done
 
 # An iPhone's place is an mdta key (com.apple.quicktime.location.ISO6709):
 # kept in .mov and .mp4 as their 'location', in .mkv as the key itself
