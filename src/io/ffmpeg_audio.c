@@ -157,7 +157,7 @@ int ffaudio_open(FFAudioCopy *p, const char *out_path, const char *from,
      * caller's origin (the reader's or the index's, which may lie before
      * the stream's start_time: B-pictures after a recording's first
      * packet), else the video stream's start. */
-    int vs = av_find_best_stream(p->ain, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    int vs = ffio_video_stream(p->ain);
     if (origin && origin->pts != VIDEO_NO_PTS && origin->time_base.num > 0 &&
         origin->time_base.den > 0 && origin->time_base.num <= INT_MAX &&
         origin->time_base.den <= INT_MAX)

@@ -189,8 +189,7 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
     if (ret >= 0 && keeps && loc && loc->value[0] &&
         !av_dict_get(in->metadata, "location", NULL, 0))
         ret = av_dict_set(&oc->metadata, "location", loc->value, 0);
-    const int v = av_find_best_stream((AVFormatContext *)in, AVMEDIA_TYPE_VIDEO, -1, -1, NULL,
-                                      0);
+    const int v = ffio_video_stream(in);
     if (ret >= 0 && v >= 0) {
         static const char *const vkeys[] = { "language", "title", "handler_name", "timecode",
                                              NULL };

@@ -158,9 +158,9 @@ static AVRational scan_average_fps(AVFormatContext *fmt, int stream)
     return ffio_snap_fps(fps);
 }
 
-static int find_video_stream(AVFormatContext *fmt)
+int ffio_video_stream(const AVFormatContext *fmt)
 {
-    int best = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    int best = av_find_best_stream((AVFormatContext *)fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
     if (best >= 0 && !(fmt->streams[best]->disposition & AV_DISPOSITION_ATTACHED_PIC))
         return best;
     /* Cover art of a music file is a video stream of one picture; a real
@@ -323,7 +323,7 @@ int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, 
 /* The video stream and its decoder; the other streams are discarded. */
 static int open_decoder(FFReader *p, const char *path, int has_audio, char *err, size_t errlen)
 {
-    p->stream = find_video_stream(p->fmt);
+    p->stream = ffio_video_stream(p->fmt);
     if (p->stream < 0)
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no video stream%s", path,
                          has_audio ? " (the file holds audio only)" : "");

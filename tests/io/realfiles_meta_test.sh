@@ -101,6 +101,29 @@ for f in hflip.mp4 vflip.mov transp.mp4 transp.mov; do
     check "$f: the whole matrix kept, no note" "[ \"\$(matrix '$T/m_$f')\" = \"\$(matrix '$T/${f%.*}.mp4')\" ] && ! grep -q note '$T/err'"
 done
 
+# Cover art (an attached picture: a video stream of one still) beside the
+# real video: the video is converted, its metadata and flags kept. FFmpeg
+# ranks the cover first where the video is not default and flagged for the
+# visually impaired (an audio-described cut); the metadata were the
+# cover's (the title and language lost) before 2026-11-28.
+ffmpeg -v error -y -f lavfi -i testsrc2=size=320x240 -frames:v 1 "$T/cover.jpg"
+ffmpeg -v error -y -i "$T/plain.mp4" -attach "$T/cover.jpg" -metadata:s:t mimetype=image/jpeg \
+    -metadata:s:t filename=cover.jpg -c copy -disposition:v:0 visual_impaired \
+    -metadata:s:v:0 title="Audio described" -metadata:s:v:0 language=fra "$T/cover.mkv"
+check "(the cover is an attached picture)" \
+    "probe -select_streams v:1 -show_entries stream_disposition=attached_pic '$T/cover.mkv' | grep -qx 1"
+"$OMCTI" -y -i "$T/cover.mkv" -o "$T/cover_out.mkv" 2>"$T/err"
+check "video beside cover art: the video converted (160x120, 100 frames)" \
+    "[ $? -eq 0 ] && [ \"\$(ffprobe -v error -count_frames -select_streams v -show_entries stream=width,nb_read_frames -of csv=p=0 '$T/cover_out.mkv')\" = 160,100 ]"
+check "video beside cover art: its title, language and flag kept, not the cover's" \
+    "[ \"\$(probe -select_streams v -show_entries stream_tags=title,language:stream_disposition=visual_impaired '$T/cover_out.mkv' | tr '\n' ' ')\" = '1|fra|Audio described ' ]"
+# A music file with only cover art is no video: one line, exit 1
+ffmpeg -v error -y -i "$T/plain.mp4" -i "$T/cover.jpg" -map 0:a -map 1 -c:a copy -c:v copy \
+    -disposition:v:0 attached_pic "$T/song.m4a"
+"$OMCTI" -y -i "$T/song.m4a" -o "$T/song.mkv" 2>"$T/err"
+check "music with cover art only: refused in one line, exit 1, nothing written" \
+    "[ $? -eq 1 ] && [ \$(wc -l < '$T/err') -eq 1 ] && grep -q 'no video stream' '$T/err' && [ ! -e '$T/song.mkv' ]"
+
 # An iPhone's place is an mdta key (com.apple.quicktime.location.ISO6709):
 # kept in .mov and .mp4 as their 'location', in .mkv as the key itself
 ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -t 1 -c:v libx264 \
