@@ -324,9 +324,14 @@ int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, 
 static int open_decoder(FFReader *p, const char *path, int has_audio, char *err, size_t errlen)
 {
     p->stream = ffio_video_stream(p->fmt);
+    int cover = 0;   /* a music file's cover art: a still picture, no video */
+    for (unsigned i = 0; i < p->fmt->nb_streams; i++)
+        cover |= !!(p->fmt->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC);
     if (p->stream < 0)
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no video stream%s", path,
-                         has_audio ? " (the file holds audio only)" : "");
+                         has_audio && cover ? " (the file holds audio and its cover art only)"
+                         : has_audio        ? " (the file holds audio only)"
+                         : cover            ? " (the file holds a cover picture only)" : "");
     AVStream *st = p->fmt->streams[p->stream];
     AVCodecParameters *par = st->codecpar;
     if (par->codec_id == AV_CODEC_ID_ANSI)

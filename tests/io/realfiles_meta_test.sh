@@ -117,12 +117,13 @@ check "video beside cover art: the video converted (160x120, 100 frames)" \
     "[ $? -eq 0 ] && [ \"\$(ffprobe -v error -count_frames -select_streams v -show_entries stream=width,nb_read_frames -of csv=p=0 '$T/cover_out.mkv')\" = 160,100 ]"
 check "video beside cover art: its title, language and flag kept, not the cover's" \
     "[ \"\$(probe -select_streams v -show_entries stream_tags=title,language:stream_disposition=visual_impaired '$T/cover_out.mkv' | tr '\n' ' ')\" = '1|fra|Audio described ' ]"
-# A music file with only cover art is no video: one line, exit 1
+# A music file with only cover art is no video: one line saying so, exit 1
+# (it said "audio only")
 ffmpeg -v error -y -i "$T/plain.mp4" -i "$T/cover.jpg" -map 0:a -map 1 -c:a copy -c:v copy \
     -disposition:v:0 attached_pic "$T/song.m4a"
 "$OMCTI" -y -i "$T/song.m4a" -o "$T/song.mkv" 2>"$T/err"
 check "music with cover art only: refused in one line, exit 1, nothing written" \
-    "[ $? -eq 1 ] && [ \$(wc -l < '$T/err') -eq 1 ] && grep -q 'no video stream' '$T/err' && [ ! -e '$T/song.mkv' ]"
+    "[ $? -eq 1 ] && [ \$(wc -l < '$T/err') -eq 1 ] && grep -q 'no video stream (the file holds audio and its cover art only)$' '$T/err' && [ ! -e '$T/song.mkv' ]"
 
 # An iPhone's place is an mdta key (com.apple.quicktime.location.ISO6709):
 # kept in .mov and .mp4 as their 'location', in .mkv as the key itself
