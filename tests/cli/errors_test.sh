@@ -540,6 +540,12 @@ PY
     row "audio-only file"  1 "no video stream" "$OMCTI" -i "$T/audio.wav" -o "$T/out.mkv"
     ff -f lavfi -i "testsrc2=s=64x48" -frames:v 1 "$T/image.png"
     row "an image (one frame)" 1 "only one video frame" "$OMCTI" -i "$T/image.png" -o "$T/out.mkv"
+    # a photo: FFmpeg reads a .jpg (.tif, .bmp) with image2, which omcti
+    # refuses for its patterns; without one it is one picture, as a .png
+    # ("an image2 file, which names other files" before)
+    ff -f lavfi -i "testsrc2=s=320x240" -frames:v 1 "$T/photo.jpg"   # (a 64x48 one probes as jpeg_pipe)
+    row "a photo (.jpg: one frame)" 1 "'$T/photo.jpg' has only one video frame (a still image); at least two" \
+        "$OMCTI" -i "$T/photo.jpg" -o "$T/out.mkv"
     echo "plain text" > "$T/text.mp4"
     row "text file named .mp4" 1 "not a video" "$OMCTI" -i "$T/text.mp4" -o "$T/out.mkv"
     head -c 20000 /dev/urandom > "$T/random.mkv"
