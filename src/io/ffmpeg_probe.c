@@ -432,6 +432,22 @@ static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int 
     snprintf(vi->pix_fmt, sizeof vi->pix_fmt, "%s", name ? name : "unknown");
     vi->converted = src != p->work_fmt;
     vi->interlace = field_order_char(par->field_order);
+    /* Where the stream states no field order (DV, MPEG-4 Part 2: such a
+     * file had no note) or one that FFmpeg's CLI writes for either order
+     * ("tb", bottom first by its name, for pictures that say top first,
+     * into Matroska and MOV), the first picture's flags say, as FFmpeg's
+     * deinterlacers read them (bwdif's and yadif's parity "auto"). A
+     * stated top or bottom first stays (an H.264 picture without timing
+     * SEI is guessed top first by the decoder); so does the stream's word
+     * where the picture is progressive (soft telecine). */
+#ifdef AV_FRAME_FLAG_INTERLACED
+    const int il = !!(p->frame->flags & AV_FRAME_FLAG_INTERLACED);
+    const int tff = !!(p->frame->flags & AV_FRAME_FLAG_TOP_FIELD_FIRST);
+#else
+    const int il = p->frame->interlaced_frame, tff = p->frame->top_field_first;
+#endif
+    if (il && par->field_order != AV_FIELD_TT && par->field_order != AV_FIELD_BB)
+        vi->interlace = tff ? 't' : 'b';
     /* the pictures' range is the working format's (yuvj420p: full) */
     vi->color_range = ffio_is_j(p->work_fmt) ? AVCOL_RANGE_JPEG
                       : par->color_range == AVCOL_RANGE_MPEG ? AVCOL_RANGE_MPEG : 0;

@@ -31,6 +31,23 @@ check "(the y4m input says Ib)" "hdr '$T/ib.y4m' | grep -q ' Ib '"
 "$OMCTI" -y -i "$T/ib.y4m" -o "$T/ib_out.y4m" 2>"$T/err"
 check "y4m Ib -> notice and Ip" \
     "grep -q 'is interlaced (bottom field first)' '$T/err' && hdr '$T/ib_out.y4m' | grep -q ' Ip '"
+# The pictures' own flags where the stream states no field order (DV PAL,
+# a camcorder's, bottom field first; MPEG-4 Part 2 in AVI) or one FFmpeg's
+# CLI writes for either order ("tb" into Matroska for top-first pictures):
+# these had no note, or "bottom field first"
+ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=size=720x576:rate=50 -t 0.4 \
+    -vf interlace=scan=bff,format=yuv420p -c:v dvvideo -f dv "$T/pal.dv"
+ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=size=320x240:rate=50 -t 0.4 -vf interlace \
+    -c:v mpeg4 -flags +ilme+ildct "$T/asp.avi"
+ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=size=320x240:rate=50 -t 0.4 -vf interlace \
+    -c:v mpeg2video -flags +ilme+ildct "$T/tb.mkv"
+check "(the DV and AVI streams state no field order, the mkv 'tb')" \
+    "[ \"\$(for f in pal.dv asp.avi tb.mkv; do ffprobe -v error -show_entries stream=field_order -of csv=p=0 \"\$T/\$f\"; done | tr -d ',\n')\" = unknownunknowntb ]"
+for f in pal.dv:bottom asp.avi:top tb.mkv:top; do
+    "$OMCTI" -y -i "$T/${f%:*}" -o "$T/o.mkv" 2>"$T/err"
+    check "${f%:*}: one note, ${f#*:} field first (the pictures' flags)" \
+        "[ \$(grep -c 'is interlaced (${f#*:} field first); its frames are interpolated' '$T/err') -eq 1 ]"
+done
 "$OMCTI" -q -y -i "$T/ib.y4m" -o "$T/q.y4m" 2>"$T/err"
 check "-q: no notice" "[ ! -s '$T/err' ]"
 
