@@ -133,13 +133,17 @@ static AVRational pick_fps(AVFormatContext *fmt, AVStream *st, int *vfr)
 
 /* A stream without an average rate (typical of variable-rate Matroska)
  * gets one from its packets: (frames - 1) / (last pts - first pts), read
- * with a demux-only pass and a seek back to the start. Returns 0/1 when
- * unknown (unseekable input or too few packets). */
+ * with a demux-only pass; the caller opens the demuxer again to read from
+ * the start (a seek back to the lowest timestamp landed on the last of the
+ * packets that share it, or after pictures whose timestamps go back: a
+ * file of ten pictures at one time read as one, pictures lost unsaid).
+ * Returns 0/1 when unknown (too few packets), -1/1 on an unseekable input,
+ * which cannot be read twice. */
 static AVRational scan_average_fps(AVFormatContext *fmt, int stream)
 {
     AVRational none = { 0, 1 };
     if (!fmt->pb || !(fmt->pb->seekable & AVIO_SEEKABLE_NORMAL))
-        return none;
+        return (AVRational){ -1, 1 };
     AVPacket *pkt = av_packet_alloc();
     if (!pkt) return none;
     const AVStream *st = fmt->streams[stream];
@@ -153,9 +157,6 @@ static AVRational scan_average_fps(AVFormatContext *fmt, int stream)
         av_packet_unref(pkt);
     }
     av_packet_free(&pkt);
-    if (av_seek_frame(fmt, stream, lo == INT64_MAX ? 0 : lo, AVSEEK_FLAG_BACKWARD) < 0 &&
-        av_seek_frame(fmt, -1, 0, AVSEEK_FLAG_BACKWARD | AVSEEK_FLAG_BYTE) < 0)
-        return (AVRational){ -1, 1 };   /* could not rewind: the caller must reopen */
     if (n < 2 || hi <= lo)
         return none;
     AVRational span = av_mul_q((AVRational){ (int)FFMIN(hi - lo, INT_MAX), 1 }, st->time_base);
@@ -518,10 +519,11 @@ int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, 
     AVRational scanned = { 0, 1 };
     if (!valid_q(p->fmt->streams[p->stream]->avg_frame_rate)) {
         scanned = scan_average_fps(p->fmt, p->stream);
-        if (scanned.num < 0) {
+        if (scanned.num < 0)
+            scanned = (AVRational){ 0, 1 };   /* a pipe: read once, as it comes */
+        else if ((ret = ffdec_reopen_demuxer(p, path, cancel, err, errlen)) < 0) {
             ffdec_free(p);
-            return set_error(err, errlen, OMCTI_ERR_FORMAT,
-                             "'%s': cannot seek back after measuring the frame rate", path);
+            return ret;
         }
     }
 

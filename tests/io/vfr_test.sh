@@ -92,6 +92,20 @@ for i in 0 1 2; do "$OMCTI" -q -y -i "$T/jump60.mkv" -o "$T/jp$i.y4m" --segment 
 "$OMCTI" join -q -y -o "$T/j3.y4m" "$T"/jp{0,1,2}.y4m && cmp -s "$T/j1.y4m" "$T/j3.y4m" &&
     ok || bad "resumed 60 s later: 3 joined pieces differ"
 
+# A Matroska file that states no rate, whose 7 pictures share one timestamp:
+# the rate is measured from the packets, and the reader read on from a seek
+# back to the lowest timestamp, which lands on the last of the packets that
+# share it: 3 of 7 pictures read (1 of 10, "only one video frame", where the
+# packets lie in clusters of their own; pictures lost unsaid where the
+# timestamps go back). The demuxer is opened again; --workers agrees.
+ffmpeg -v error -y -f lavfi -i "testsrc2=s=64x48:r=25:d=0.2" -f lavfi -i "testsrc2=s=64x48:r=10:d=0.2" \
+    -filter_complex "[0][1]concat=n=2:v=1,setpts=0" -fps_mode passthrough -c:v ffv1 -g 1 "$T/eq.mkv"
+"$OMCTI" -y -i "$T/eq.mkv" -o "$T/e1.y4m" 2>"$T/err"; rc=$?
+[ $rc -eq 0 ] && grep -q "^omcti: 7 frames in" "$T/err" && ok ||
+    bad "7 pictures at one timestamp, no rate stated: exit $rc: $(cat "$T/err")"
+"$OMCTI" -q -y -i "$T/eq.mkv" -o "$T/e2.y4m" --workers 2 && cmp -s "$T/e1.y4m" "$T/e2.y4m" && ok ||
+    bad "7 pictures at one timestamp: --workers 2 differs"
+
 # constant-rate inputs: frame numbers and timestamps give the same output
 "$Y4M" gen 96 64 20 > "$T/c.y4m"
 ffmpeg -v error -y -i "$T/c.y4m" -c:v ffv1 "$T/c.mkv"
