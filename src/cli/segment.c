@@ -301,14 +301,6 @@ static int count_frames(const char *piece, int64_t *frames, char *err, size_t er
     return ret;
 }
 
-/* Whether path is a FIFO or a character device: an output written in
- * place, like a pipe (output_path.c, io_check_existing()). */
-static int is_in_place(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
-}
-
 /* Whether the regular file at path (through a link) is a checksum file of
  * ours. */
 static int sum_is_ours(const char *path)
@@ -356,7 +348,7 @@ int piece_sum_write(const char *piece, const char *key, int overwrite, char *err
     /* A piece written into a FIFO or a device (-o /dev/null) has no bytes
      * to describe, as one on stdout: no checksum file, and its name is
      * left alone (piece_sum_prepare()). */
-    if (is_in_place(piece)) return 0;
+    if (io_output_in_place(piece)) return 0;
     if (hash_file(piece, &size, &hash) < 0)
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot read '%s': %s", piece,
                          strerror(errno));
@@ -572,7 +564,7 @@ int piece_sum_prepare(const CliOptions *o, char *err, size_t errlen)
     if (!o->overwrite && stat(o->output, &st) == 0) return 0;
     /* One written in place (a FIFO, /dev/null) gets no checksum file
      * (piece_sum_write()): OUT.sum is left as it is. */
-    if (is_in_place(o->output)) return 0;
+    if (io_output_in_place(o->output)) return 0;
     /* A name that leaves no room for ".sum" fails now, not after the work. */
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX];

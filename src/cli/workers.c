@@ -56,10 +56,12 @@ static void remove_parts(char (*parts)[PATH_MAX], int n, const char *dir)
 
 /* Whether workers write the output in place (y4m_slots.c) rather than
  * as parts to be joined: raw y4m files. Encoded outputs keep parts, which
- * spreads the encoding over the workers; their join only copies packets. */
+ * spreads the encoding over the workers; their join only copies packets.
+ * A FIFO or a character device cannot be filled at offsets (nor replaced
+ * by a file renamed over it): parts, joined into it as a stream. */
 int convert_output_in_place(const char *output)
 {
-    return strcmp(output, "-") && io_path_is_y4m(output);
+    return strcmp(output, "-") && io_path_is_y4m(output) && !io_output_in_place(output);
 }
 
 /* Converts j->range into output with n_workers threads, each its own
@@ -93,9 +95,18 @@ int convert_workers(Job *j, const char *output, int copy_audio)
                                   &wo, j->err, sizeof j->err)) < 0)
             goto out;
     } else {
-        /* The parts live beside the output (same filesystem, cleaned up). */
-        if (io_sibling_name(dir, sizeof dir, output, "omcti-parts-XXXXXX", "") < 0 ||
-            !mkdtemp(dir)) {
+        /* The parts live beside the output (same filesystem, cleaned up);
+         * those of a FIFO or a device (/dev/null) in the temporary folder. */
+        int named;
+        if (io_output_in_place(output)) {
+            const char *t = getenv("TMPDIR");
+            const int len = snprintf(dir, sizeof dir, "%s/omcti-parts-XXXXXX",
+                                     t && t[0] == '/' ? t : "/tmp");
+            named = len > 0 && len < (int)sizeof dir;
+        } else {
+            named = io_sibling_name(dir, sizeof dir, output, "omcti-parts-XXXXXX", "") == 0;
+        }
+        if (!named || !mkdtemp(dir)) {
             dir[0] = 0;
             ret = set_error(j->err, sizeof j->err, OMCTI_ERR_IO, "cannot write '%s': cannot "
                             "create a folder for its parts", output);

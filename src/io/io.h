@@ -268,6 +268,11 @@ int io_check_rereadable(const char *path, const char *what, char *err, size_t er
 int io_commit_output(const char *tmp, const char *path, int overwrite, int *kept, char *err,
                      size_t errlen);
 
+/* Whether the output path is a FIFO or a character device (/dev/null, a
+ * terminal): written in place like a pipe, never through a temporary file
+ * renamed over it, which would replace the node with a regular file. */
+int io_output_in_place(const char *path);
+
 /* "DIR/.STEM.TAGEXT" beside path, with STEM (path's name without ext)
  * shortened so that the name stays within 255 bytes: temporary files and
  * folders of a legal output name are legal too. 0, or -1 when it cannot. */

@@ -1,7 +1,8 @@
 /* `omcti join`: pieces into one file, by stream copy (ffmpeg_write.c) or, for
  * y4m, by concatenating the frames under one header. Same output rules as
  * every other output: checked up front, written to a temporary file beside
- * the target, renamed only when everything succeeded. */
+ * the target, renamed only when everything succeeded; a FIFO or a character
+ * device is written in place, as -o writes one. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +104,12 @@ int io_join(const char *out, const char *const *pieces, int n, const char *audio
                          "without FFmpeg, only .y4m pieces can be joined", out);
 #endif
     (void)origin;                 /* (y4m has no audio) */
-    char *tmp = io_make_temp_path(out, err, errlen);
-    if (!tmp) return OMCTI_ERR_IO;
+    /* A FIFO or a device (-o /dev/null -y) is written in place: a temporary
+     * file renamed over it replaced the node with a regular file. */
+    const int in_place = io_output_in_place(out);
+    char *tmp = in_place ? strdup(out) : io_make_temp_path(out, err, errlen);
+    if (!tmp)
+        return in_place ? set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory") : OMCTI_ERR_IO;
     if (y4m) {
         if (audio_from && !quiet)
             fprintf(stderr, "omcti: note: y4m has no audio; --audio-from ignored\n");
@@ -117,8 +122,8 @@ int io_join(const char *out, const char *const *pieces, int n, const char *audio
     /* Never replaces a file that appeared at out meanwhile (without -y): the
      * joined result is then kept under the name the error reports. */
     int kept = 0;
-    if (ret == 0) ret = io_commit_output(tmp, out, overwrite, &kept, err, errlen);
-    if (ret < 0 && !kept) unlink(tmp);
+    if (ret == 0 && !in_place) ret = io_commit_output(tmp, out, overwrite, &kept, err, errlen);
+    if (ret < 0 && !kept && !in_place) unlink(tmp);
     free(tmp);
     return ret;
 }

@@ -251,6 +251,12 @@ int io_check_existing(const char *path, int overwrite, int *in_place, char *err,
     return 0;
 }
 
+int io_output_in_place(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
 static int check_output(const char *path, const char *other, int overwrite, char *err,
                         size_t errlen)
 {

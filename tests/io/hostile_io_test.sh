@@ -373,21 +373,37 @@ fi
 
 # --- -y onto a FIFO, a device or a socket never replaces the node ----------
 # A FIFO (or /dev/null) is written in place like a pipe; a socket is refused.
+# So by --workers (whose y4m was filled in place through a temporary file,
+# and whose parts were joined into one) and by join: both renamed a regular
+# file over the FIFO, which nobody then wrote (as root, -o /dev/null -y
+# --workers 2 replaced /dev/null itself).
 for ext in y4m mkv; do
     [ $ext = mkv ] && [ "$HAVE_FFMPEG" != 1 ] && continue
-    rm -f "$T/fifo.$ext"; mkfifo "$T/fifo.$ext"
-    cat "$T/fifo.$ext" > "$T/fifo-got.$ext" &
-    cpid=$!
-    timeout 60 "$OMCTI" -q -y -i "$T/s.y4m" -o "$T/fifo.$ext" 2>"$T/err"; rc=$?
-    # the reader ends at the writer's end of file; one left blocked on a
-    # FIFO that nobody opened (it was replaced) is stopped
-    for _ in $(seq 20); do kill -0 $cpid 2>/dev/null || break; sleep 0.1; done
-    kill $cpid 2>/dev/null; wait $cpid 2>/dev/null
-    [ $rc -eq 0 ] && ok || bad "-y onto a FIFO ($ext): exit $rc: $(head -c 300 "$T/err")"
-    [ -p "$T/fifo.$ext" ] && ok || bad "-y onto a FIFO ($ext): the FIFO was replaced"
-    [ -s "$T/fifo-got.$ext" ] && ok || bad "-y onto a FIFO ($ext): nothing came out of it"
+    "$OMCTI" -q -y -i "$T/s.y4m" -o "$T/pc0.$ext" --segment 0/2 && "$OMCTI" -q -y -i "$T/s.y4m" -o "$T/pc1.$ext" --segment 1/2 ||
+        bad "pieces ($ext) for the FIFO rows"
+    for how in plain workers join; do
+        rm -f "$T/fifo.$ext" "$T/fifo-got.$ext"; mkfifo "$T/fifo.$ext"
+        cat "$T/fifo.$ext" > "$T/fifo-got.$ext" &
+        cpid=$!
+        case $how in
+            plain)   timeout 60 "$OMCTI" -q -y -i "$T/s.y4m" -o "$T/fifo.$ext" 2>"$T/err" ;;
+            workers) timeout 60 "$OMCTI" -q -y -i "$T/s.y4m" -o "$T/fifo.$ext" --workers 2 2>"$T/err" ;;
+            join)    timeout 60 "$OMCTI" join -q -y -o "$T/fifo.$ext" "$T/pc0.$ext" "$T/pc1.$ext" 2>"$T/err" ;;
+        esac; rc=$?
+        # the reader ends at the writer's end of file; one left blocked on a
+        # FIFO that nobody opened (it was replaced) is stopped
+        for _ in $(seq 20); do kill -0 $cpid 2>/dev/null || break; sleep 0.1; done
+        kill $cpid 2>/dev/null; wait $cpid 2>/dev/null
+        [ $rc -eq 0 ] && ok || bad "-y onto a FIFO ($ext, $how): exit $rc: $(head -c 300 "$T/err")"
+        [ -p "$T/fifo.$ext" ] && ok || bad "-y onto a FIFO ($ext, $how): the FIFO was replaced"
+        [ -s "$T/fifo-got.$ext" ] && ok || bad "-y onto a FIFO ($ext, $how): nothing came out of it"
+        [ $how = plain ] && cp "$T/fifo-got.$ext" "$T/fifo-plain.$ext"
+        [ $ext = y4m ] && { cmp -s "$T/fifo-plain.y4m" "$T/fifo-got.y4m" && ok ||
+            bad "-y onto a FIFO ($how): not the output of a plain run"; }
+    done
+    ls -d "$T"/.fifo*omcti* "$T"/.pc*omcti* >/dev/null 2>&1 && bad "-y onto a FIFO ($ext): temporaries left: $(ls -a "$T" | grep omcti)" || ok
 done
-"$OMCTI" -q -y -i "$T/s.y4m" -o "$T/s2.y4m" && cmp -s "$T/s2.y4m" "$T/fifo-got.y4m" && ok ||
+"$OMCTI" -q -y -i "$T/s.y4m" -o "$T/s2.y4m" && cmp -s "$T/s2.y4m" "$T/fifo-plain.y4m" && ok ||
     bad "-y onto a FIFO: not the output a file gets"
 if [ -w /dev/null ] && [ -c /dev/null ]; then
     "$OMCTI" -q -y -i "$T/s.y4m" -o /dev/null 2>"$T/err"; rc=$?
