@@ -11,6 +11,9 @@
 #include "src/cli/segment.h"
 #include "src/io/io.h"
 
+/* The copy stops when a signal asks (its handler only sets the flag). */
+static const IoCancel join_cancel = { cli_interrupted, 0 };
+
 static const char join_usage[] =
 "usage: omcti join -o OUTPUT [--audio-from INPUT] [-y] [-q] [--ffmpeg-log] [--] PIECE...\n"
 "\n"
@@ -102,9 +105,15 @@ int cli_join(int argc, char **argv)
     VideoOrigin origin = { 0 };
     if (ret == 0) ret = piece_set_check(pieces, n, sorted, NULL, &origin, audio, err, sizeof err);
     if (ret == 0)
-        ret = io_join(out, sorted, n, audio, &origin, overwrite, quiet, &frames, err, sizeof err);
+        ret = io_join(out, sorted, n, audio, &origin, overwrite, quiet, &join_cancel, &frames,
+                      err, sizeof err);
     free(sorted);
     free(pieces);
+    /* A stop asked for (Ctrl-C, SIGTERM) ends the checks and the copy:
+     * the copy went on to the end and exited 0 before 2026-11-28. */
+    if (ret < 0 && cli_interrupted())
+        return cli_error(EXIT_INTERRUPTED, "%s; the incomplete output was removed",
+                         cli_stop_reason());
     if (ret < 0)
         return cli_error(ret == OMCTI_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE_RUN, "%s", err);
     if (!quiet)

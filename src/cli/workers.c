@@ -15,6 +15,9 @@
 #include "src/cli/convert.h"
 #include "src/cli/progress.h"
 
+/* The join of the parts stops when a signal asks, as the workers do. */
+static const IoCancel workers_cancel = { cli_interrupted, 0 };
+
 static void *worker_main(void *arg)
 {
     Converter *c = arg;
@@ -194,7 +197,11 @@ int convert_workers(Job *j, const char *output, int copy_audio)
             ret = y4m_slots_finish(&slots, j->err, sizeof j->err);
         else
             ret = io_join(output, names, nparts, copy_audio ? o->input : NULL, &j->origin,
-                          o->overwrite, o->quiet, &frames, j->err, sizeof j->err);
+                          o->overwrite, o->quiet, &workers_cancel, &frames, j->err,
+                          sizeof j->err);
+        if (ret == OMCTI_ERR_INTERRUPT)
+            set_error(j->err, sizeof j->err, ret, "%s; the incomplete output was removed",
+                      cli_stop_reason());
         if (ret == 0 && !o->quiet)
             fprintf(stderr, "omcti: %lld frames in, %lld out, %d worker%s (%s)\n",
                     (long long)(j->range.end - j->range.first), (long long)frames, nparts,

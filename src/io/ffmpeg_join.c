@@ -164,8 +164,8 @@ static void join_close_output(AVFormatContext **oc)
 }
 
 int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
-            const char *audio_from, const VideoOrigin *origin, int quiet, int64_t *frames_out,
-            char *err, size_t errlen)
+            const char *audio_from, const VideoOrigin *origin, int quiet,
+            const IoCancel *cancel, int64_t *frames_out, char *err, size_t errlen)
 {
     ffio_quiet_libav();
     JoinPiece first = { 0 }, cur = { 0 };
@@ -231,6 +231,10 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
         int64_t count = 0, lo = INT64_MAX, hi = INT64_MIN;
         int have_dts = 0;
         for (;;) {
+            if (cancel && cancel->requested()) {
+                ret = set_error(err, errlen, OMCTI_ERR_INTERRUPT, "interrupted");
+                goto done;
+            }
             ret = av_read_frame(jp->fmt, pkt);
             if (ret == AVERROR(EAGAIN)) continue;
             if (ret == AVERROR_EOF) break;

@@ -162,9 +162,11 @@ int  frame_index_load(FrameIndex *ix, const char *path, const char *input, char 
  * file beside out and renamed on success (the rules of video_writer_open:
  * no overwrite without `overwrite`, never over a piece or audio_from).
  * y4m pieces are concatenated. frames_out (may be NULL) gets the frame
- * count. */
+ * count. cancel (may be NULL) stops the copy: OMCTI_ERR_INTERRUPT, the
+ * temporary file removed. */
 int  io_join(const char *out, const char *const *pieces, int n, const char *audio_from,
-             const VideoOrigin *origin, int overwrite, int quiet, int64_t *frames_out, char *err, size_t errlen);
+             const VideoOrigin *origin, int overwrite, int quiet, const IoCancel *cancel,
+             int64_t *frames_out, char *err, size_t errlen);
 
 /* What an encoder that takes only even sizes (x264, x265 in 4:2:0) gets
  * from an odd-sized input (WriterOptions.odd_size; docs/cli.md). */
@@ -213,7 +215,8 @@ int  ff_writer_open(VideoWriter **w, const char *path, const VideoInfo *info,
 /* io_check_output_timing()'s FFmpeg half. */
 int  ff_check_output_timing(const char *path, Rational fps, char *err, size_t errlen);
 int  ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
-             const char *audio_from, const VideoOrigin *origin, int quiet, int64_t *frames_out, char *err, size_t errlen);
+             const char *audio_from, const VideoOrigin *origin, int quiet,
+             const IoCancel *cancel, int64_t *frames_out, char *err, size_t errlen);
 #endif
 
 /* A y4m file that several threads fill at once, each its own frames, at

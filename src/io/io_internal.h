@@ -113,7 +113,8 @@ int y4m_format_header(char *buf, size_t size, const VideoInfo *info);
 int y4m_frame_iov(const OmctiPicture *pic, struct iovec iov[4]);
 /* Writes all of iov (modified) to fd: at offset (pwritev) or, offset < 0,
  * where the file is (writev); retries short writes, and interrupted ones
- * unless cancel (may be NULL) is requested. 0 or -errno. */
+ * unless cancel (may be NULL) is requested (then -EINTR, after a short
+ * write too). 0 or -errno. */
 int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset, const IoCancel *cancel);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "src/common.h"
@@ -19,7 +20,7 @@ static int y4m_header(FILE *f, char *line, size_t size)
 }
 
 static int y4m_join(const char *out, const char *tmp, const char *const *pieces, int n,
-                    int64_t *frames_out, char *err, size_t errlen)
+                    const IoCancel *cancel, int64_t *frames_out, char *err, size_t errlen)
 {
     char head0[4096], head[4096];
     int ret = 0;
@@ -49,10 +50,19 @@ static int y4m_join(const char *out, const char *tmp, const char *const *pieces,
             ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", out,
                             strerror(errno));
         size_t got;
+        if (ret == 0 && fflush(o) == EOF)
+            ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", out,
+                            strerror(errno));
+        /* Past stdio: a stop asked for ends a write blocked on a FIFO too. */
         while (ret == 0 && (got = fread(buf, 1, 1 << 20, f)) > 0) {
-            if (fwrite(buf, 1, got, o) != got)
+            struct iovec iov = { buf, got };
+            const int e = cancel && cancel->requested() ? -EINTR
+                          : io_write_iov(fileno(o), &iov, 1, -1, cancel);
+            if (e == -EINTR && cancel && cancel->requested())
+                ret = set_error(err, errlen, OMCTI_ERR_INTERRUPT, "interrupted");
+            else if (e < 0)
                 ret = set_error(err, errlen, OMCTI_ERR_IO, "cannot write '%s': %s", out,
-                                strerror(errno));
+                                strerror(-e));
         }
         if (ret == 0 && ferror(f))
             ret = set_error(err, errlen, OMCTI_ERR_IO, "'%s': read error: %s", pieces[k],
@@ -77,7 +87,8 @@ static int y4m_join(const char *out, const char *tmp, const char *const *pieces,
 }
 
 int io_join(const char *out, const char *const *pieces, int n, const char *audio_from,
-            const VideoOrigin *origin, int overwrite, int quiet, int64_t *frames_out, char *err, size_t errlen)
+            const VideoOrigin *origin, int overwrite, int quiet, const IoCancel *cancel,
+            int64_t *frames_out, char *err, size_t errlen)
 {
     if (n < 1)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "join: no pieces given");
@@ -113,11 +124,12 @@ int io_join(const char *out, const char *const *pieces, int n, const char *audio
     if (y4m) {
         if (audio_from && !quiet)
             fprintf(stderr, "omcti: note: y4m has no audio; --audio-from ignored\n");
-        ret = y4m_join(out, tmp, pieces, n, frames_out, err, errlen);
+        ret = y4m_join(out, tmp, pieces, n, cancel, frames_out, err, errlen);
     }
 #if OMCTI_HAVE_FFMPEG
     else
-        ret = ff_join(out, tmp, pieces, n, audio_from, origin, quiet, frames_out, err, errlen);
+        ret = ff_join(out, tmp, pieces, n, audio_from, origin, quiet, cancel, frames_out, err,
+                      errlen);
 #endif
     /* Never replaces a file that appeared at out meanwhile (without -y): the
      * joined result is then kept under the name the error reports. */

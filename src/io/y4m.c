@@ -394,6 +394,10 @@ int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset, const IoCance
             continue;
         if (got < 0) return -errno;
         if (got == 0) return -ENOSPC;
+        /* A signal that came while a blocked write had taken part of the
+         * data (a FIFO's reader that read a little) ends it short, not
+         * with EINTR: the stop is asked for all the same. */
+        if (cancel && cancel->requested && cancel->requested()) return -EINTR;
         if (offset >= 0) offset += got;
         /* A short write: skip what went out and go on. */
         while (i < n && (size_t)got >= iov[i].iov_len) got -= (ssize_t)iov[i++].iov_len;

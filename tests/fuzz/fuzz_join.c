@@ -122,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         VideoOrigin origin = { 0 };
         int ret = piece_set_check(args, n, sorted, &frames, &origin, NULL, err, sizeof err);
         if (ret == 0)
-            ret = io_join(out, sorted, n, NULL, &origin, 1, 1, &frames, err, sizeof err);
+            ret = io_join(out, sorted, n, NULL, &origin, 1, 1, NULL, &frames, err, sizeof err);
         if (ret < 0 && (!err[0] || strchr(err, '\n'))) abort();   /* one line, saying why */
         unlink(out);
     }

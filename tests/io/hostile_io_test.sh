@@ -405,6 +405,16 @@ for ext in y4m mkv; do
 done
 "$OMCTI" -q -y -i "$T/s.y4m" -o "$T/s2.y4m" && cmp -s "$T/s2.y4m" "$T/fifo-plain.y4m" && ok ||
     bad "-y onto a FIFO: not the output a file gets"
+# join stops when a signal asks, as a conversion does: its copy went on to
+# the end and exited 0, and stdio retried a write blocked on a FIFO that
+# had taken part of the data (here until the reader went away, exit 1)
+rm -f "$T/fifo.y4m"; mkfifo "$T/fifo.y4m"
+{ head -c 1000 >/dev/null; sleep 20; } < "$T/fifo.y4m" &
+rpid=$!
+"$OMCTI" join -q -y -o "$T/fifo.y4m" "$T/pc0.y4m" "$T/pc1.y4m" 2>"$T/err" &
+pid=$!; sleep 1; stops "join into a FIFO, SIGTERM, stalled downstream" TERM $pid 0 -
+one_line "join, SIGTERM" "interrupted; the incomplete output was removed"
+kill $rpid 2>/dev/null; wait $rpid 2>/dev/null
 if [ -w /dev/null ] && [ -c /dev/null ]; then
     "$OMCTI" -q -y -i "$T/s.y4m" -o /dev/null 2>"$T/err"; rc=$?
     [ -c /dev/null ] && ok || bad "-y onto /dev/null replaced it (exit $rc)"
