@@ -43,9 +43,7 @@
 #define BAD_PERCENT   5   /* beyond BAD_MIN, the share that makes us fail */
 #define MAX_IN_A_ROW 1000 /* decode errors in a row without progress      */
 
-/* libavformat's I/O retries a read that a signal interrupted (EINTR)
- * unless this says stop: Ctrl-C ends a read blocked on a pipe or FIFO. */
-static int ff_interrupt(void *opaque)
+int ffio_interrupt(void *opaque)
 {
     const IoCancel *cancel = opaque;
     return cancel && cancel->requested && cancel->requested();
@@ -55,7 +53,7 @@ AVFormatContext *ffdec_alloc_input(const IoCancel *cancel)
 {
     AVFormatContext *fmt = avformat_alloc_context();
     if (fmt && cancel)
-        fmt->interrupt_callback = (AVIOInterruptCB){ ff_interrupt, (void *)cancel };
+        fmt->interrupt_callback = (AVIOInterruptCB){ ffio_interrupt, (void *)cancel };
     return fmt;
 }
 

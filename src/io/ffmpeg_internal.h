@@ -60,6 +60,11 @@ void ffdec_free(FFReader *p);
 int ffdec_next(const VideoReader *r, FFReader *p, char *err, size_t errlen);
 /* A demuxer context that stops when cancel is requested, or NULL. */
 AVFormatContext *ffdec_alloc_input(const IoCancel *cancel);
+/* libavformat's I/O retries a read or write that a signal interrupted
+ * (EINTR) unless this, its interrupt callback (opaque: the IoCancel, may be
+ * NULL), says stop: Ctrl-C ends a read or a write blocked on a pipe or a
+ * FIFO. */
+int ffio_interrupt(void *opaque);
 /* Opens p's file again in place of p->fmt, at its start (probed as the
  * first open was), keeping p->stream: the seek that cannot fail. 0, or
  * < 0 with p->fmt untouched. */
@@ -174,7 +179,8 @@ void ffenc_close(FFEncoder *e);
 
 /* Opens the file tmp_path (always local: "file:" keeps a name such as
  * "out:1.mkv" from being taken for a protocol) as oc's output. */
-int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path, char *err,
+int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path,
+                    const IoCancel *cancel, char *err,
                     size_t errlen);
 /* Muxes one video packet whose timestamps are in tb into oc's stream vst,
  * after the audio due before it (a: may be NULL). Takes the packet's data.

@@ -123,7 +123,7 @@ static int join_flush_held(AVFormatContext *oc, FFAudioCopy *audio, const char *
 static int join_open_output(AVFormatContext **oc, AVStream **vst, const AVOutputFormat *of,
                             const char *out, const char *tmp, const AVStream *ist0,
                             AVRational fps, FFAudioCopy *audio, int with_audio, int quiet,
-                            char *err, size_t errlen)
+                            const IoCancel *cancel, char *err, size_t errlen)
 {
     int ret = avformat_alloc_output_context2(oc, of, NULL, tmp);
     if (ret < 0)
@@ -141,7 +141,7 @@ static int join_open_output(AVFormatContext **oc, AVStream **vst, const AVOutput
          (ret = ffmeta_copy(audio->ain, *oc, vs, 1, audio->a_offset, quiet || !with_audio, out,
                             err, errlen)) < 0))
         return ret;
-    if ((ret = ffmux_open_file(*oc, tmp, out, err, errlen)) < 0)
+    if ((ret = ffmux_open_file(*oc, tmp, out, cancel, err, errlen)) < 0)
         return ret;
     if ((ret = avformat_write_header(*oc, NULL)) < 0)
         return ffmux_fail(*oc, ffaudio_header_refusal(audio, ret) ? JOIN_RETRY_WITHOUT_AUDIO
@@ -203,11 +203,12 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
     if (audio_from && *audio_from &&
         (ret = ffaudio_open(&audio, out, audio_from, origin, 1, 1, err, errlen)) < 0)
         goto done;
-    ret = join_open_output(&oc, &vst, of, out, tmp, ist0, fps, &audio, 1, quiet, err, errlen);
+    ret = join_open_output(&oc, &vst, of, out, tmp, ist0, fps, &audio, 1, quiet, cancel, err,
+                           errlen);
     if (ret == JOIN_RETRY_WITHOUT_AUDIO && ffaudio_refused(&audio, of, out, quiet)) {
         join_close_output(&oc);
-        ret = join_open_output(&oc, &vst, of, out, tmp, ist0, fps, &audio, 0, quiet, err,
-                               errlen);
+        ret = join_open_output(&oc, &vst, of, out, tmp, ist0, fps, &audio, 0, quiet, cancel,
+                               err, errlen);
     }
     if (ret == JOIN_RETRY_WITHOUT_AUDIO)   /* cannot happen: no audio in the retry */
         ret = OMCTI_ERR_FORMAT;

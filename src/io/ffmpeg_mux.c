@@ -32,6 +32,7 @@ typedef struct FFWriter {
     int done;                    /* finish() succeeded                       */
     int quiet;
     int meta, timed_meta;        /* WriterOptions.meta_from, .timed_meta     */
+    const IoCancel *cancel;      /* WriterOptions.cancel                     */
 } FFWriter;
 
 static void ff_writer_free(FFWriter *p)
@@ -57,15 +58,20 @@ static void ff_wclose(VideoWriter *w)
     w->priv = NULL;
 }
 
-int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path, char *err,
-                    size_t errlen)
+int ffmux_open_file(AVFormatContext *oc, const char *tmp_path, const char *path,
+                    const IoCancel *cancel, char *err, size_t errlen)
 {
     size_t n = strlen(tmp_path) + 6;
     char *url = malloc(n);
     if (!url)
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");
     snprintf(url, n, "file:%s", tmp_path);
-    int ret = avio_open(&oc->pb, url, AVIO_FLAG_WRITE);
+    /* A write blocked on a FIFO whose reader stalls ends when a stop is
+     * asked (the wake signal interrupts it, the callback says stop), as
+     * the y4m writer's does (io_write_iov()). */
+    if (cancel)
+        oc->interrupt_callback = (AVIOInterruptCB){ ffio_interrupt, (void *)cancel };
+    int ret = avio_open2(&oc->pb, url, AVIO_FLAG_WRITE, &oc->interrupt_callback, NULL);
     free(url);
     if (ret < 0)
         return ffio_fail_av(err, errlen, OMCTI_ERR_IO, path, ret, "cannot create");
@@ -262,7 +268,7 @@ static int open_output(VideoWriter *w, FFWriter *p, const AVOutputFormat *of, in
                            p->quiet || !with_audio, w->path, err, errlen)) < 0)
         return ret;
     if (!(of->flags & AVFMT_NOFILE) &&
-        (ret = ffmux_open_file(p->oc, w->tmp_path, w->path, err, errlen)) < 0)
+        (ret = ffmux_open_file(p->oc, w->tmp_path, w->path, p->cancel, err, errlen)) < 0)
         return ret;
     if ((ret = avformat_write_header(p->oc, NULL)) < 0)
         return ffmux_fail(p->oc, ffaudio_header_refusal(&p->audio, ret) ? RETRY_WITHOUT_AUDIO
@@ -439,6 +445,7 @@ int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
     p->e.height = info->height;
     p->e.fps = fps;
     p->quiet = opt->quiet;
+    p->cancel = opt->cancel;
     const char *srcname = opt->src_pix_fmt && *opt->src_pix_fmt ? opt->src_pix_fmt
                                                                 : info->pix_fmt;
     enum AVPixelFormat want = srcname[0] ? av_get_pix_fmt(srcname) : AV_PIX_FMT_NONE;

@@ -415,6 +415,25 @@ rpid=$!
 pid=$!; sleep 1; stops "join into a FIFO, SIGTERM, stalled downstream" TERM $pid 0 -
 one_line "join, SIGTERM" "interrupted; the incomplete output was removed"
 kill $rpid 2>/dev/null; wait $rpid 2>/dev/null
+# The same for an encoded output, plain and joined: FFmpeg's I/O retried the
+# interrupted write until the FIFO's reader went away (18.7 s here)
+if [ "$HAVE_FFMPEG" = 1 ]; then
+    "$OMCTI" -q -y -i "$T/big.y4m" -o "$T/bpc0.mkv" --lossless --segment 0/2 &&
+        "$OMCTI" -q -y -i "$T/big.y4m" -o "$T/bpc1.mkv" --lossless --segment 1/2 ||
+        bad "lossless pieces for the stalled-FIFO rows"
+    for how in plain join; do
+        rm -f "$T/fifo.mkv"; mkfifo "$T/fifo.mkv"
+        { head -c 1000 >/dev/null; sleep 20; } < "$T/fifo.mkv" &
+        rpid=$!
+        case $how in
+            plain) "$OMCTI" -q -y -i "$T/big.y4m" -o "$T/fifo.mkv" --lossless 2>"$T/err" & ;;
+            join)  "$OMCTI" join -q -y -o "$T/fifo.mkv" "$T/bpc0.mkv" "$T/bpc1.mkv" 2>"$T/err" & ;;
+        esac
+        pid=$!; sleep 1.5; stops "an encoded output ($how) into a FIFO, SIGTERM, stalled downstream" TERM $pid 0 -
+        one_line "an encoded output ($how) into a stalled FIFO, SIGTERM" "interrupted; the incomplete output was removed"
+        kill $rpid 2>/dev/null; wait $rpid 2>/dev/null
+    done
+fi
 if [ -w /dev/null ] && [ -c /dev/null ]; then
     "$OMCTI" -q -y -i "$T/s.y4m" -o /dev/null 2>"$T/err"; rc=$?
     [ -c /dev/null ] && ok || bad "-y onto /dev/null replaced it (exit $rc)"
