@@ -473,7 +473,8 @@ int cli_eval(int argc, char **argv)
     }
     if (nframes < 1) {
         exit_code = cli_error(EXIT_FAILURE_RUN,
-                              "eval: %s: needs at least 3 frames, got %d", o.input, idx);
+                              "eval: '%s' has %d frame%s; eval needs at least 3", o.input, idx,
+                              idx == 1 ? "" : "s");
         goto done;
     }
 
@@ -510,9 +511,9 @@ int cli_eval(int argc, char **argv)
         snprintf(shown, sizeof shown, "%s", o.input);
         for (char *c = shown; *c; c++)   /* no control bytes to the terminal */
             if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
-        printf("%s: %dx%d, %d frames read, %d odd frames rebuilt at t=1/2 from their even "
+        printf("%s: %dx%d, %d frames read, %d odd frame%s rebuilt at t=1/2 from their even "
                "neighbours (PSNR capped at %.0f dB)\n",
-               shown, w, h, idx, nframes, METRICS_PSNR_CAP);
+               shown, w, h, idx, nframes, nframes == 1 ? "" : "s", METRICS_PSNR_CAP);
         printf("%-16s %8s %9s %8s %14s %10s %5s\n", "method", "PSNR-Y", "PSNR-YUV", "SSIM-Y",
                "worst (frame)", "ms/frame", "cuts");
         for (int r = 0; r < nruns; r++) {

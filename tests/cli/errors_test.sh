@@ -75,6 +75,7 @@ row "eval --compare =x"     2 "eval: --compare needs a file (FILE or FILE=NAME),
 row "eval --block 12"       2 "eval: --block must be 8, 16 or 32" "$OMCTI" eval -i "$T/in.y4m" --block 12
 row "eval --engine bogus"   2 "eval: unknown engine 'bogus'" "$OMCTI" eval -i "$T/in.y4m" --engine bogus
 # --opt=VALUE, as the conversion takes it (it was "unknown option")
+row "eval, a clip of 1 frame" 1 "eval: '$T/one.y4m' has 1 frame; eval needs at least 3" "$OMCTI" eval -i "$T/one.y4m"
 row "eval --frames=2"      2 "eval: --frames needs an integer >= 3, not '2'" "$OMCTI" eval -i "$T/in.y4m" --frames=2
 row "eval --methods=blend --frames=5" 0 "" "$OMCTI" eval -i "$T/in.y4m" --methods=blend --frames=5
 row "eval --threads 0 (as convert)" 2 "eval: --threads must be 1..1024" "$OMCTI" eval -i "$T/in.y4m" --threads 0
