@@ -40,9 +40,10 @@ extern "C" {
 
 /* Error codes: every failing call returns one of these (negative). A
  * NULL context, settings, picture or context pointer is an argument like
- * any other: OMCTI_ERR_INVALID (omcti_has_pair() and omcti_pair_is_cut()
- * 0, omcti_engine_name() "none", omcti_close() and omcti_get_stats() do
- * nothing), never a crash. */
+ * any other: OMCTI_ERR_INVALID, never a crash (omcti_has_pair() and
+ * omcti_pair_is_cut() give 0, omcti_engine_name() "none",
+ * omcti_last_error() "no context", omcti_get_stats() zeroes *st;
+ * omcti_close() and omcti_default_settings() do nothing). */
 enum {
     OMCTI_OK            = 0,
     OMCTI_ERR_INVALID   = -1, /* invalid argument or setting            */

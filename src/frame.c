@@ -117,8 +117,8 @@ int picture_check(const OmctiPicture *pic, int width, int height, const char *wh
                              what, i);
         if (pic->stride[i] < w && pic->stride[i] > -w)
             return set_error(err, errlen, OMCTI_ERR_INVALID,
-                             "%s picture's plane %d has a stride of %td bytes, less than its "
-                             "width (%d)", what, i, pic->stride[i], w);
+                             "%s picture's plane %d has its rows %td bytes apart, closer than "
+                             "its width (%d)", what, i, pic->stride[i], w);
     }
     return 0;
 }

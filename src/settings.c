@@ -19,6 +19,7 @@ const char *omcti_version(void)
 
 void omcti_default_settings(OmctiSettings *s)
 {
+    if (!s) return;
     memset(s, 0, sizeof *s);
     s->method = OMCTI_METHOD_OMCTI;
     /* Pyramid: finds motion of any size (a +-8 search at a top level at

@@ -87,6 +87,7 @@ static void test_null_arguments(TestState *ts)
     CHECK(ts, omcti_open(&c, NULL, W, H, err, sizeof err) == OMCTI_ERR_INVALID && !c && err[0],
           "open with no settings: '%s'", err);
     CHECK(ts, omcti_validate_settings(NULL, NULL, 0) == OMCTI_ERR_INVALID, "validate NULL");
+    omcti_default_settings(NULL);
 
     Pic p;
     pic_alloc(&p, 0);
@@ -122,17 +123,23 @@ static void test_bad_pictures(TestState *ts)
           "send: %s", omcti_last_error(c));
     CHECK(ts, omcti_interpolate(c, 1, 2, &ref.pic) == 0, "interpolate: %s", omcti_last_error(c));
 
-    static const struct { int plane, stride_less, no_data; const char *says; } bad[] = {
-        { 0, 0, 1, "plane 0 has no data" },  { 1, 0, 1, "plane 1 has no data" },
-        { 2, 0, 1, "plane 2 has no data" },  { 0, 1, 0, "plane 0 has a stride" },
-        { 1, 1, 0, "plane 1 has a stride" }, { 2, 1, 0, "plane 2 has a stride" },
+    /* stride: 1 = one byte less than the width, -1 = that bottom up */
+    static const struct { int plane, stride, no_data; const char *says; } bad[] = {
+        { 0, 0, 1, "plane 0 has no data" },
+        { 1, 0, 1, "plane 1 has no data" },
+        { 2, 0, 1, "plane 2 has no data" },
+        { 0, 1, 0, "plane 0 has its rows 95 bytes apart, closer than its width (96)" },
+        { 1, 1, 0, "plane 1 has its rows 47 bytes apart" },
+        { 2, 1, 0, "plane 2 has its rows 47 bytes apart" },
+        { 0, -1, 0, "plane 0 has its rows -95 bytes apart" },
+        { 2, -1, 0, "plane 2 has its rows -47 bytes apart" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         OmctiPicture q = b.pic;
         if (bad[i].no_data)
             q.data[bad[i].plane] = NULL;
-        if (bad[i].stride_less)
-            q.stride[bad[i].plane] -= 1;
+        if (bad[i].stride)
+            q.stride[bad[i].plane] = bad[i].stride * (q.stride[bad[i].plane] - 1);
         CHECK(ts, omcti_send_picture(c, &q) == OMCTI_ERR_INVALID, "input %zu accepted", i);
         CHECK(ts, strstr(omcti_last_error(c), "input") &&
                       strstr(omcti_last_error(c), bad[i].says),

@@ -141,13 +141,8 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
             "--engine", "--frames", "--block", "--range", "--threads", "--scd",
             "--scd-threshold", NULL,
         };
-        static const char *const all[] = {
-            "-i", "--input", "--methods", "--method", "--search", "--plot", "--compare",
-            "--engine", "--frames", "--block", "--range", "--threads", "--scd",
-            "--scd-threshold", "-h", "--help", "--json", "--ffmpeg-log", "-y", "-n", NULL,
-        };
-        /* "--frames=20" as the conversion takes it (option_value()) */
-        const char *eq = !strncmp(a, "--", 2) ? strchr(a, '=') : NULL;
+        /* "--frames=20" (and "-i=x") as the conversion takes it (option_value()) */
+        const char *eq = a[0] == '-' ? strchr(a, '=') : NULL;
         char name[32];
         if (eq) {
             snprintf(name, sizeof name, "%.*s", (int)(eq - a), a);
@@ -157,6 +152,14 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
         for (int k = 0; with_value[k]; k++)
             known |= !strcmp(a, with_value[k]);
         if (!known) {
+            /* the suggestions: these and the flags above */
+            const char *all[sizeof with_value / sizeof *with_value + 6];
+            size_t n = 0;
+            for (int k = 0; with_value[k]; k++) all[n++] = with_value[k];
+            static const char *const flags[] = { "-h", "--help", "--json", "--ffmpeg-log", "-y",
+                                                 "-n" };
+            for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) all[n++] = flags[k];
+            all[n] = NULL;
             char hint[64];
             return cli_error(EXIT_USAGE, "eval: unknown option '%s'%s (omcti eval --help)",
                              argv[i], cli_did_you_mean(argv[i], all, hint, sizeof hint));

@@ -220,8 +220,11 @@ static int parse(Farm *f, int argc, char **argv)
             const char *all[sizeof own / sizeof *own + 64];
             size_t n = 0;
             for (size_t k = 0; k < sizeof own / sizeof *own; k++) all[n++] = own[k];
+            /* (not those the farm sets itself: they would be refused) */
             for (size_t k = 0; cli_convert_options[k] && n + 1 < sizeof all / sizeof *all; k++)
-                all[n++] = cli_convert_options[k];
+                if (strcmp(cli_convert_options[k], "--segment") &&
+                    strcmp(cli_convert_options[k], "--index"))
+                    all[n++] = cli_convert_options[k];
             all[n] = NULL;
             char hint[64];
             return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: unknown option "

@@ -67,10 +67,11 @@ int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t er
     avio_closep(&pb);
     if (ret < 0 || !f || !is_refused(f->name))
         return 0;
-    /* A photo (.jpg, .tif, .bmp) is image2's too; without a pattern (a
-     * sequence's %d, a glob's * ? [ {) it is that one picture, as a .png
-     * is, which its own demuxer reads. */
-    if (!strcmp(f->name, "image2") && !strpbrk(path, "%*?[{"))
+    /* A photo (.jpg, .tif, .bmp) is image2's too; without a frame number
+     * in its name (a sequence's %d) it is that one picture, as a .png is,
+     * which its own demuxer reads ("photo [1].jpg" too: this FFmpeg reads
+     * it as one picture). */
+    if (!strcmp(f->name, "image2") && !io_name_has_frame_number(path))
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s' has only one video frame (a "
                          "still image); at least two are needed", path);
     return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': %s %s file, which names other files "

@@ -143,16 +143,35 @@ int video_reader_open(VideoReader **r, const char *path, char *err, size_t errle
     return video_reader_open_cancel(r, path, NULL, err, errlen);
 }
 
-/* Whether a name that is not there is an image sequence's pattern, as
- * FFmpeg's image2 takes it: a %d or %0Nd ("img%03d.png"), or a glob. */
-static const char *sequence_pattern(const char *path)
+int io_name_has_frame_number(const char *path)
 {
-    for (const char *p = strchr(path, '%'); p; p = strchr(p + 1, '%')) {
+    const char *name = strrchr(path, '/');
+    for (const char *p = strchr(name ? name + 1 : path, '%'); p; p = strchr(p + 1, '%')) {
         const char *q = p + 1;
         while (*q >= '0' && *q <= '9') q++;
-        if (*q == 'd') return "";
+        if (*q == 'd') return 1;
     }
-    return strpbrk(path, "*?[") ? "-pattern_type glob " : NULL;
+    return 0;
+}
+
+/* Whether a name that is not there is an image sequence's pattern: "" for
+ * a frame number (io_name_has_frame_number()), "-pattern_type glob " for a
+ * picture's name with a glob in it ("*.png", "shot-?.jpg"), else NULL
+ * (brackets and '?' in a video's name, "Movie [1080p].mkv", are no
+ * pattern). The file name only: folders may have any name. */
+static const char *sequence_pattern(const char *path)
+{
+    if (io_name_has_frame_number(path))
+        return "";
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    static const char *const pictures[] = { "png", "jpg", "jpeg", "tif", "tiff", "bmp",
+                                            "dpx", "exr", "webp", "tga", NULL };
+    const char *dot = strrchr(name, '.');
+    int picture = 0;
+    for (int k = 0; dot && pictures[k]; k++)
+        picture |= !strcasecmp(dot + 1, pictures[k]);
+    return picture && strpbrk(name, "*?[") ? "-pattern_type glob " : NULL;
 }
 
 int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *cancel,

@@ -117,4 +117,8 @@ int y4m_frame_iov(const OmctiPicture *pic, struct iovec iov[4]);
  * write too). 0 or -errno. */
 int io_write_iov(int fd, struct iovec *iov, int n, int64_t offset, const IoCancel *cancel);
 
+/* Whether the file name (after the last '/') holds an image sequence's
+ * frame number as FFmpeg's image2 reads one: %d or %0Nd ("img%03d.png"). */
+int io_name_has_frame_number(const char *path);
+
 #endif

@@ -46,6 +46,8 @@ row "input is a directory" 1 "directory"                                 "$OMCTI
 row "an image sequence pattern" 1 "cannot open '$T/img%03d.png': No such file or directory (omcti reads one video file, not an image sequence: make one first, e.g. ffmpeg -framerate 25 -i '$T/img%03d.png' -c:v ffv1 seq.mkv)" "$OMCTI" -i "$T/img%03d.png" -o "$T/out.mkv"
 row "an image glob"        1 "not an image sequence: make one first, e.g. ffmpeg -framerate 25 -pattern_type glob -i" "$OMCTI" -i "$T/img-[0-9].png" -o "$T/out.mkv"
 row "a pattern with a quote" 1 "make one first, e.g. ffmpeg -framerate 25 -i 'PATTERN' -c:v ffv1 seq.mkv)" "$OMCTI" -i "$T/it's%03d.png" -o "$T/out.mkv"
+row "a video's name with brackets, missing" 1 "cannot open '$T/Movie \[1080p\].mkv': No such file or directory$" "$OMCTI" -i "$T/Movie [1080p].mkv" -o "$T/out.mkv"
+row "a folder with a frame number, missing" 1 "cannot open '$T/img%03d/clip.mkv': No such file or directory$" "$OMCTI" -i "$T/img%03d/clip.mkv" -o "$T/out.mkv"
 row "a name with % that is no pattern" 1 "cannot open '$T/100%.y4m': No such file or directory$" "$OMCTI" -i "$T/100%.y4m" -o "$T/out.y4m"
 # As root the check runs as nobody, who must be able to run the program (a
 # build inside a private folder, e.g. a clone under mktemp -d, is not).
@@ -217,6 +219,8 @@ row "eval, a typo"         2 "eval: unknown option '--methdos'; did you mean '--
 row "bench, a typo"        2 "bench: unknown option '--thread'; did you mean '--threads'?" "$OMCTI" bench -i "$T/in.y4m" --thread 1
 row "join, a typo"         2 "join: unknown option '--audio-form'; did you mean '--audio-from'?" "$OMCTI" join -o "$T/out.y4m" --audio-form "$T/in.y4m" "$T/in.y4m"
 row "farm, a typo of its own option" 2 "farm: unknown option '--segmnets'; did you mean '--segments'? (see omcti farm --help)" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segmnets 2
+# never one the farm sets itself ("--segmnt" was "did you mean '--segment'?", then refused)
+row "farm, --segmnt" 2 "farm: unknown option '--segmnt'; did you mean '--segments'?" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segmnt 2
 row "farm, a typo of a conversion option" 2 "farm: unknown option '--slomo'; did you mean '--slowmo'?" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --slomo 2
 row "no input"             2 "no input"         "$OMCTI" -o "$T/out.y4m"
 if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
@@ -547,6 +551,13 @@ PY
     ff -f lavfi -i "testsrc2=s=320x240" -frames:v 1 "$T/photo.jpg"   # (a 64x48 one probes as jpeg_pipe)
     row "a photo (.jpg: one frame)" 1 "'$T/photo.jpg' has only one video frame (a still image); at least two" \
         "$OMCTI" -i "$T/photo.jpg" -o "$T/out.mkv"
+    # brackets or a % in its name or its folder's are no sequence pattern
+    # (they were taken for one: "an image2 file, which names other files")
+    mkdir -p "$T/100%"; cp "$T/photo.jpg" "$T/photo [1].jpg"; cp "$T/photo.jpg" "$T/100%/p{1}.jpg"
+    row "a photo named 'photo [1].jpg'" 1 "'$T/photo \[1\].jpg' has only one video frame (a still image)" \
+        "$OMCTI" -i "$T/photo [1].jpg" -o "$T/out.mkv"
+    row "a photo in a folder '100%'" 1 "'$T/100%/p{1}.jpg' has only one video frame (a still image)" \
+        "$OMCTI" -i "$T/100%/p{1}.jpg" -o "$T/out.mkv"
     echo "plain text" > "$T/text.mp4"
     row "text file named .mp4" 1 "not a video" "$OMCTI" -i "$T/text.mp4" -o "$T/out.mkv"
     head -c 20000 /dev/urandom > "$T/random.mkv"
