@@ -15,6 +15,7 @@
 #include "omcti.h"
 #include "src/frame.h"
 #include "tests/check.h"
+#include "tests/context_util.h"
 #include "tests/texture.h"
 
 int __real_frame_alloc(OmctiFrame *f, int width, int height, int pad_luma);
@@ -64,26 +65,12 @@ static void pic_fill(Pic *p, int ox, int oy, int bar)
 
 static int pic_equal(const Pic *a, const Pic *b)
 {
-    const OmctiPicture *p = &a->pic, *q = &b->pic;
-    for (int c = 0; c < 3; c++) {
-        const int w = c ? (p->width + 1) / 2 : p->width, h = c ? (p->height + 1) / 2 : p->height;
-        for (int y = 0; y < h; y++)
-            if (memcmp(p->data[c] + y * p->stride[c], q->data[c] + y * q->stride[c], (size_t)w))
-                return 0;
-    }
-    return 1;
+    return test_pictures_equal(&a->pic, &b->pic);
 }
 
 static OmctiContext *open_context(TestState *ts)
 {
-    OmctiSettings s;
-    omcti_default_settings(&s);
-    s.engine = "cpu";
-    s.threads = 1;
-    char err[256];
-    OmctiContext *c = NULL;
-    CHECK(ts, omcti_open(&c, &s, W, H, err, sizeof err) == 0, "open: %s", err);
-    return c;
+    return test_open_cpu(ts, W, H);
 }
 
 /* Every phase is refused, with the reason. */
