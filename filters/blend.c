@@ -27,15 +27,24 @@ static int blend_cpu_init(void **priv, const FilterParams *p, OmctiMethod method
     return 0;
 }
 
+static void blend_row(uint8_t *d, const uint8_t *pa, const uint8_t *pb, int w, int wt)
+{
+    for (int x = 0; x < w; x++)
+        d[x] = (uint8_t)mc_blend_px(pa[x], pb[x], wt);
+}
+
 static void blend_rows(uint8_t *dst, ptrdiff_t ds, const uint8_t *a, ptrdiff_t as,
                        const uint8_t *b, ptrdiff_t bs, int w, int h, int wt, int threads)
 {
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-    for (int y = 0; y < h; y++) {
-        const uint8_t *pa = a + y * as, *pb = b + y * bs;
-        uint8_t *d = dst + y * ds;
-        for (int x = 0; x < w; x++)
-            d[x] = (uint8_t)mc_blend_px(pa[x], pb[x], wt);
+    /* One thread: not through a region (libgomp allocates a team of one
+     * at each). */
+    if (threads > 1) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (int y = 0; y < h; y++)
+            blend_row(dst + y * ds, a + y * as, b + y * bs, w, wt);
+    } else {
+        for (int y = 0; y < h; y++)
+            blend_row(dst + y * ds, a + y * as, b + y * bs, w, wt);
     }
 }
 

@@ -473,7 +473,11 @@ static int mc_cpu_picture(void *priv, const FilterPair *pr, int64_t num, int64_t
                               band_word(band_first(nby, t, s->threads),
                                         band_first(nby, t + 1, s->threads)),
                               memory_order_relaxed);
-#pragma omp parallel num_threads(s->threads) if (s->threads > 1)
+    if (s->threads <= 1) { /* not through a region: libgomp allocates a team of one at each */
+        band_run(s, pr, wt, out, 0, &s->band[0], 0);
+        return 0;
+    }
+#pragma omp parallel num_threads(s->threads)
     {
 #if OMCTI_HAVE_OPENMP
         const int nt = omp_get_num_threads();

@@ -76,19 +76,30 @@ void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats
     const int nbx = P->w / block, nby = P->h / block; /* whole blocks only */
     uint64_t act = 0;
     uint32_t textured = 0, same = 0;
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
+    /* One thread: not through the region, where libgomp would allocate
+     * (and free) a team of one every pair. */
+    if (threads > 1) {
+#pragma omp parallel num_threads(threads)
+        {
 #pragma omp for schedule(static) reduction(+ : act) nowait
+            for (int y = 0; y < N->h - 1; y += 2)
+                act += mc_activity_part(&n, y, 0, 1);
+#pragma omp for schedule(static) reduction(+ : textured, same)
+            for (int by = 0; by < nby; by++)
+                for (int bx = 0; bx < nbx; bx++) {
+                    const int r = static_block(P, N, block, bx, by);
+                    textured += !(r & 1);
+                    same += (uint32_t)(r == 2);
+                }
+        }
+    } else {
         for (int y = 0; y < N->h - 1; y += 2)
             act += mc_activity_part(&n, y, 0, 1);
-#pragma omp for schedule(static) reduction(+ : textured, same)
         for (int by = 0; by < nby; by++)
             for (int bx = 0; bx < nbx; bx++) {
                 const int r = static_block(P, N, block, bx, by);
-                if (!(r & 1)) {
-                    textured++;
-                    same += (uint32_t)(r >> 1);
-                }
+                textured += !(r & 1);
+                same += (uint32_t)(r == 2);
             }
     }
     st->activity = act;

@@ -68,6 +68,15 @@ void frame_copy_in(OmctiFrame *f, const OmctiPicture *pic)
 
 enum { FRAME_COPY_PARALLEL_MIN = 32 << 20 };
 
+/* Row r of the three planes' rows, Y then U then V. */
+static void copy_row(OmctiFrame *f, const OmctiPicture *pic, int h0, int h1, int r)
+{
+    const int i = r < h0 ? 0 : r < h0 + h1 ? 1 : 2;
+    const int y = r - (i == 0 ? 0 : i == 1 ? h0 : h0 + h1);
+    OmctiPlane *p = &f->p[i];
+    memcpy(p->data + y * p->stride, pic->data[i] + y * pic->stride[i], (size_t)p->w);
+}
+
 void frame_copy_in_threads(OmctiFrame *f, const OmctiPicture *pic, int threads)
 {
     (void)threads; /* without OpenMP */
@@ -78,15 +87,17 @@ void frame_copy_in_threads(OmctiFrame *f, const OmctiPicture *pic, int threads)
      * on the team, three loops a frame, 1.1-1.5 ms). */
     const int h0 = f->p[0].h, h1 = f->p[1].h, rows = h0 + h1 + f->p[2].h;
     const int par = threads > 1 && (int64_t)f->p[0].w * h0 * 3 / 2 >= FRAME_COPY_PARALLEL_MIN;
-    (void)par;
+    /* Not through the region when it would run on one thread: libgomp
+     * allocates (and frees) a team of one at every such fork. */
+    if (par) {
 #if OMCTI_HAVE_OPENMP
-#pragma omp parallel for num_threads(threads) schedule(static) if (par)
+#pragma omp parallel for num_threads(threads) schedule(static)
 #endif
-    for (int r = 0; r < rows; r++) {
-        const int i = r < h0 ? 0 : r < h0 + h1 ? 1 : 2;
-        const int y = r - (i == 0 ? 0 : i == 1 ? h0 : h0 + h1);
-        OmctiPlane *p = &f->p[i];
-        memcpy(p->data + y * p->stride, pic->data[i] + y * pic->stride[i], (size_t)p->w);
+        for (int r = 0; r < rows; r++)
+            copy_row(f, pic, h0, h1, r);
+    } else {
+        for (int r = 0; r < rows; r++)
+            copy_row(f, pic, h0, h1, r);
     }
     frame_pad_edges(f);
 }

@@ -397,13 +397,44 @@ static uint64_t level0_block(PyramidSearch *s, int f, const OmctiPlane *cur,
     return (uint64_t)n * area;
 }
 
+/* Unit u of the top level: block u >> 1 of field u & 1. */
+static uint64_t top_unit(PyramidSearch *s, const PyrPlane *pa, const PyrPlane *pb, int L, int u)
+{
+    const int f = u & 1;
+    return top_pass1(s, f, f ? &pb[L] : &pa[L], f ? &pa[L] : &pb[L], u >> 1);
+}
+
+/* Row u >> 1 of field u & 1 of middle level l. */
+static uint64_t middle_row(PyramidSearch *s, const PyrPlane *pa, const PyrPlane *pb, int l, int u)
+{
+    const int f = u & 1, nbx = s->nbx[l];
+    ParentCands pc = { -1, -1, 0, { { 0, 0 } }, { 0, 0 } };
+    uint64_t ad = 0;
+    for (int k = (u >> 1) * nbx; k < ((u >> 1) + 1) * nbx; k++)
+        ad += middle_block(s, f, l, f ? &pb[l] : &pa[l], f ? &pa[l] : &pb[l], k, &pc);
+    return ad;
+}
+
+/* Row u >> 1 of field u & 1 of level 0. */
+static uint64_t level0_row(PyramidSearch *s, const OmctiFrame *prev, const OmctiFrame *next,
+                           MotionFields *out, int hs, int ws, int keep_final, int u)
+{
+    const int f = u & 1, bw = out->fwd.bw;
+    const OmctiPlane *cur = f ? &next->p[0] : &prev->p[0];
+    const OmctiPlane *ref = f ? &prev->p[0] : &next->p[0];
+    uint64_t ad = 0;
+    for (int k = (u >> 1) * bw; k < ((u >> 1) + 1) * bw; k++)
+        ad += level0_block(s, f, cur, ref, f ? &out->bwd : &out->fwd,
+                           hs >= 0 ? s->kept[hs][f] : NULL, keep_final, s->kept[ws][f], k);
+    return ad;
+}
+
 uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
                                  const OmctiFrame *next, MotionFields *out)
 {
     const int ia = pyramid_of(s, prev, -1);
     const int ib = pyramid_of(s, next, ia);
     const int nt = s->threads, L = s->L;
-    (void)nt;
     uint64_t ad = 0;
     PyrPlane pa[PYR_MAX_LEVEL + 1], pb[PYR_MAX_LEVEL + 1];
     for (int l = 1; l <= L; l++) {
@@ -412,40 +443,44 @@ uint64_t pyramid_search_estimate(PyramidSearch *s, const OmctiFrame *prev,
     }
     /* Units: block k of field f, both fields in one loop per level. */
     const int ntop = s->nbx[L] * s->nby[L];
-    int par = ntop >= PYR_PARALLEL_TOP;
-    (void)par;
-    PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
-    for (int u = 0; u < 2 * ntop; u++) {
-        const int f = u & 1;
-        ad += top_pass1(s, f, f ? &pb[L] : &pa[L], f ? &pa[L] : &pb[L], u >> 1);
+    /* A loop that would run on one thread does not go through a region:
+     * libgomp allocates (and frees) a team of one at every such fork. */
+    int par = nt > 1 && ntop >= PYR_PARALLEL_TOP;
+    if (par) {
+        PYR_OMP("omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
+        for (int u = 0; u < 2 * ntop; u++)
+            ad += top_unit(s, pa, pb, L, u);
+    } else {
+        for (int u = 0; u < 2 * ntop; u++)
+            ad += top_unit(s, pa, pb, L, u);
     }
     /* on the calling thread: too little work for a fork (PYR_PARALLEL_MIN) */
     for (int u = 0; u < 2 * ntop; u++)
         top_pass2(s, u & 1, u >> 1);
     for (int l = L - 1; l >= 1; l--) {
         const int nbx = s->nbx[l], rows = 2 * s->nby[l];
-        par = nbx * s->nby[l] >= PYR_PARALLEL_MIN;
-        PYR_OMP("omp parallel for if(par) num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
-        for (int u = 0; u < rows; u++) {
-            const int f = u & 1;
-            ParentCands pc = { -1, -1, 0, { { 0, 0 } }, { 0, 0 } };
-            for (int k = (u >> 1) * nbx; k < ((u >> 1) + 1) * nbx; k++)
-                ad += middle_block(s, f, l, f ? &pb[l] : &pa[l], f ? &pa[l] : &pb[l], k, &pc);
+        par = nt > 1 && nbx * s->nby[l] >= PYR_PARALLEL_MIN;
+        if (par) {
+            PYR_OMP("omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
+            for (int u = 0; u < rows; u++)
+                ad += middle_row(s, pa, pb, l, u);
+        } else {
+            for (int u = 0; u < rows; u++)
+                ad += middle_row(s, pa, pb, l, u);
         }
     }
-    const int bw = out->fwd.bw, rows0 = 2 * out->fwd.bh;
+    const int rows0 = 2 * out->fwd.bh;
     /* What the previous pair kept, where it ended at this pair's prev. */
     const int hs = pyr_history_read(&s->hist, prev->serial);
     const int ws = pyr_history_write(&s->hist, hs);
     const int keep_final = pyr_history_keeps_final(prev->number, next->number);
-    PYR_OMP("omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
-    for (int u = 0; u < rows0; u++) {
-        const int f = u & 1;
-        const OmctiPlane *cur = f ? &next->p[0] : &prev->p[0];
-        const OmctiPlane *ref = f ? &prev->p[0] : &next->p[0];
-        for (int k = (u >> 1) * bw; k < ((u >> 1) + 1) * bw; k++)
-            ad += level0_block(s, f, cur, ref, f ? &out->bwd : &out->fwd,
-                               hs >= 0 ? s->kept[hs][f] : NULL, keep_final, s->kept[ws][f], k);
+    if (nt > 1) {
+        PYR_OMP("omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(+ : ad)")
+        for (int u = 0; u < rows0; u++)
+            ad += level0_row(s, prev, next, out, hs, ws, keep_final, u);
+    } else {
+        for (int u = 0; u < rows0; u++)
+            ad += level0_row(s, prev, next, out, hs, ws, keep_final, u);
     }
     pyr_history_done(&s->hist, ws, prev->serial, next->serial);
     return ad;
