@@ -273,6 +273,12 @@ int ffaudio_refused(const FFAudioCopy *p, const AVOutputFormat *of, const char *
     return 1;
 }
 
+void ffaudio_close_if_unused(FFAudioCopy *p)
+{
+    if (p->ain && !nb_copied_out(p))
+        ffaudio_close(p);
+}
+
 void ffaudio_close(FFAudioCopy *p)
 {
     avformat_close_input(&p->ain);

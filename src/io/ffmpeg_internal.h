@@ -138,6 +138,10 @@ int ffaudio_header_refusal(const FFAudioCopy *a, int averr);
 int ffaudio_refused(const FFAudioCopy *a, const AVOutputFormat *of, const char *out_path,
                     int quiet);
 void ffaudio_close(FFAudioCopy *a);
+/* After the header: closes the second demuxer when it copies no stream
+ * (it was opened for the metadata only), so that the packets its stream
+ * probe read and keeps (at 4K a 12 MB picture of a y4m input) go with it. */
+void ffaudio_close_if_unused(FFAudioCopy *a);
 
 /* ---- metadata (ffmpeg_meta.c) ------------------------------------------ */
 

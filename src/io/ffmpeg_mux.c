@@ -489,6 +489,7 @@ int ff_writer_open(VideoWriter **pw, const char *path, const VideoInfo *info,
     }
     if (ret < 0)
         goto fail;
+    ffaudio_close_if_unused(&p->audio);
 
     w->priv = p;
     w->ops = &ff_writer_ops;
