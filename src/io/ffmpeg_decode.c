@@ -470,9 +470,9 @@ static int64_t frame_ts(const AVFrame *f)
 /* Drops pictures until the next one has timestamp ts; it becomes pending.
  * 1: found, 0: start again from the first picture (the first picture was
  * already past ts: the seek landed too late; or, unless last, damage on
- * the way: a packet that did not decode, a concealed picture, or the
- * stream's end before ts, where the whole run, which decoded the pictures
- * before the key frame, may have got other pictures), < 0. last: 1 when
+ * the way: a packet that did not decode, a concealed picture, where the
+ * whole run, which decoded the pictures before the key frame, may have got
+ * other pictures; or, unless last == 2, the stream's end before ts), < 0. last: 1 when
  * the attempt started from the first picture, 2 when from the file's start
  * (the demuxer opened again). */
 static int ff_skip_to(VideoReader *r, FFReader *p, int64_t ts, int last, char *err,
@@ -483,7 +483,11 @@ static int ff_skip_to(VideoReader *r, FFReader *p, int64_t ts, int last, char *e
         int ret = ffdec_next(r, p, err, errlen);
         if (ret < 0) return ret;
         if (ret == 0) {
-            if (!last)
+            /* From the first picture's timestamp too (last == 1): a seek
+             * that lands past a file's only key frame (an H.264 TS of one
+             * GOP) decodes no picture to the end; the demuxer opened again
+             * reads from the start. */
+            if (last != 2)
                 return 0;
             return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the stream ended before the "
                              "picture at timestamp %lld (seek failed)", r->path, (long long)ts);

@@ -278,6 +278,15 @@ else
     ffmpeg -v error -y -f lavfi -i testsrc2=size=176x144:rate=25 -frames:v 120 \
         -c:v libx264 -g 30 -bf 2 -pix_fmt yuv420p "$T/h264.ts"
     check_file "H.264 in TS -g 30 -bf 2" "$T/h264.ts"
+    # one GOP for the whole TS (x264's keyint 250 on a short clip), its PTS
+    # crossing the 2^33 wrap: a seek from the first picture's timestamp
+    # lands past the only key frame and no picture decodes to the end;
+    # --workers and every piece but the first failed ("the stream ended
+    # before the picture at timestamp ... (seek failed)") instead of
+    # reading from the demuxer opened again
+    ffmpeg -v error -y -f lavfi -i testsrc2=size=176x144:rate=25 -frames:v 120 \
+        -c:v libx264 -bf 2 -pix_fmt yuv420p -output_ts_offset 95441 "$T/gop1.ts"
+    check_file "H.264 in TS, one GOP, PTS wrap" "$T/gop1.ts"
     # MPEG-PS and FLV create their streams with the first packets: the
     # demux-only pass probes them as the reader does (it failed: "the video
     # stream is not found again")
