@@ -10,9 +10,13 @@
  * The number of the signal that stopped the run, 0 while none has. */
 static volatile sig_atomic_t interrupted;
 
+/* The first signal is the reason: the wake signal (SIGINT) that the io
+ * layer sends its own threads once a stop is requested (src/io/async.c)
+ * must not turn "stopped by SIGUSR1" into "interrupted". */
 static void on_signal(int sig)
 {
-    interrupted = sig;
+    if (!interrupted)
+        interrupted = sig;
 }
 
 int cli_interrupted(void)

@@ -73,6 +73,27 @@ else
     expect "--devices: no output" "[ ! -e '$T/d.y4m' ]"
 fi
 
+# a stopping signal names itself in a piece and with --workers, as in a
+# single run: the io layer wakes its threads with SIGINT once a stop is
+# asked, and that wake signal turned "stopped by SIGUSR1" (Slurm's warning
+# before a task's time limit) into "interrupted"
+"$Y4M" gen 352 288 400 > "$T/long.y4m"
+for mode in "--workers 2" "--segment 1/2"; do
+    for sig in USR1 XCPU; do
+        # shellcheck disable=SC2086
+        "$OMCTI" -q -i "$T/long.y4m" -o "$T/sig.y4m" --engine cpu --threads 1 --search full \
+            $mode 2>"$T/err" &
+        pid=$!
+        # (stopped as soon as its temporary output is there: a short run
+        # may end before a plain sleep does; the signal comes on SIGCONT)
+        for _ in $(seq 500); do ls -A "$T" | grep -q '^\.sig\.' && break; sleep 0.01; done
+        kill -STOP $pid; kill -$sig $pid; kill -CONT $pid; wait $pid; rc=$?
+        expect "SIG$sig $mode: exit 130, named" "[ $rc -eq 130 ] && grep -q 'stopped by SIG$sig.*; the incomplete output was removed' '$T/err' || { cat '$T/err' >&2; false; }"
+        expect "SIG$sig $mode: nothing left" "[ ! -e '$T/sig.y4m' ] && [ -z \"\$(ls -A '$T' | grep '^\.sig\.\|omcti-parts')\" ]"
+    done
+done
+rm -f "$T/long.y4m"
+
 # errors: a failing segment leaves neither piece nor checksum
 # (a natural failure mid-run: the file-size limit is hit while writing)
 (ulimit -f 20; exec "$OMCTI" -q -i "$T/in.y4m" -o "$T/f1.y4m" --segment 1/3) 2>"$T/err"
