@@ -39,6 +39,10 @@ void farm_chomp(char *s);
 void farm_piece_path(const Farm *f, int i, char *buf, size_t len);
 void farm_piece_key(const Farm *f, int i, char *buf, size_t len);
 
+/* Whether a job (or any task of an array) is still queued or running: 1 or
+ * 0, -1 when Slurm did not answer (squeue). */
+int farm_job_active(long id);
+
 /* --wait: follows the array and the join job until both ended; 0 when OUT
  * was written, else an error in f->err naming the failed segments (and the
  * first one's log) or the join job's end. */

@@ -36,7 +36,7 @@ static int job_state(long id, char *state, size_t len)
 
 /* Whether any task of the array is still queued or running: 1 or 0, -1
  * when Slurm did not answer. */
-static int array_active(long id)
+int farm_job_active(long id)
 {
     char idbuf[32], out[8192], eout[1024];
     snprintf(idbuf, sizeof idbuf, "%ld", id);
@@ -96,7 +96,7 @@ int farm_follow(Farm *f, long array_id, long join_id)
             last_done = done;
         }
         const int known = job_state(join_id, state, sizeof state);
-        const int active = array_id < 0 ? 0 : array_active(array_id);
+        const int active = array_id < 0 ? 0 : farm_job_active(array_id);
         if (known && final_state(state) && active == 0) break;
         if (known && active >= 0) {
             silent = 0;

@@ -109,6 +109,21 @@ PY
     expect "farm, a file with a hole: the single run's frames" "cmp -s '$T/hole-whole.y4m' '$T/hole-farm.y4m'"
 fi
 
+# 4c. a rerun while the last submission's jobs are still queued or running
+#     (farm without --wait, or its --wait stopped by Ctrl-C: "the jobs keep
+#     running"): refused with one line naming them; it submitted every
+#     segment again (two tasks on one piece) and a second join, which failed
+#     on the output the first had written
+"$OMCTI" farm -q -i "$IN" --segments 4 --threads 1 "${OPTS[@]}" -o "$T/r.$EXT" --workdir "$T/w4c" >"$T/out" 2>"$T/err"
+expect "farm without --wait: exits 0" "[ $? -eq 0 ] || { cat '$T/err' >&2; false; }"
+ids=$(sed -n 's/.*job array \([0-9]*\); join as job \([0-9]*\).*/\1 \2/p' "$T/out")
+"$OMCTI" farm -q -i "$IN" --segments 4 --threads 1 "${OPTS[@]}" -o "$T/r.$EXT" --workdir "$T/w4c" >"$T/out2" 2>"$T/err"
+rc=$?
+expect "rerun while the jobs run: exit 1, one line naming them" "[ $rc -eq 1 ] && [ \$(grep -c . '$T/err') -eq 1 ] && grep -q \"^omcti: farm: the jobs ${ids% *} and ${ids#* } of the last submission .* still queued or running\" '$T/err' || { cat '$T/err' '$T/out2' >&2; false; }"
+expect "rerun while the jobs run: nothing submitted" "[ ! -s '$T/out2' ]"
+for _ in $(seq 600); do [ -z "$(squeue -h -j "${ids// /,}" 2>/dev/null)" ] && break; sleep 0.2; done
+expect "the first submission's frames = single run" "same '$T/whole.$EXT' '$T/r.$EXT'"
+
 # 5. hostile names: a workdir and output with '%', quotes, '$(' and a space
 #    (Slurm's log-name patterns and the job scripts' shell quoting)
 H="$T/w 100%j '\$(touch PWNED)\"x"
