@@ -466,20 +466,10 @@ static int write_script(Farm *f, const char *name, int join, char *path, size_t 
 {
     snprintf(path, len, "%s/%s", f->dir_abs, name);
     char tmp[PATH_MAX + 32];
-    /* A new file of a name nobody could guess (mkstemp: O_EXCL, never
-     * through a link someone planted), made executable, then renamed. */
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
-    const int fd = mkstemp(tmp);
-    FILE *s = fd < 0 ? NULL : fdopen(fd, "w");
-    if (!s) {
-        const int e = errno;
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot write '%s': %s",
-                         path, strerror(e));
-    }
+    /* made executable before it is renamed */
+    FILE *s = farm_workdir_file_open(f, path, tmp, sizeof tmp);
+    if (!s)
+        return OMCTI_ERR_IO;
     fputs("#!/bin/bash\n", s);
     if (!join) {
         fprintf(s, "# Written by omcti farm: segment $SLURM_ARRAY_TASK_ID of %d of the input.\n"
@@ -521,87 +511,7 @@ static int write_script(Farm *f, const char *name, int join, char *path, size_t 
         }
         fputc('\n', s);
     }
-    int bad = ferror(s) != 0;
-    bad |= fclose(s) != 0;
-    if (bad || chmod(tmp, 0755) < 0 || rename(tmp, path) < 0) {
-        unlink(tmp);
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot write '%s': %s",
-                         path, strerror(errno ? errno : EIO));
-    }
-    return 0;
-}
-
-/* WORKDIR/jobs: the ids of the last submission from this workdir ("array
- * ID" (-1 when every piece was done) and "join ID"), so that a rerun does
- * not submit the segments again while those jobs still run: two tasks
- * converting one piece, and a second join that fails on the output the
- * first one wrote ("already exists"). Written like the scripts (a new file,
- * renamed); a missing or unreadable one means no jobs. */
-static void jobs_path(const Farm *f, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s/jobs", f->dir_abs);
-}
-
-static int jobs_write(Farm *f, long array_id, long join_id)
-{
-    char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
-    jobs_path(f, path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", path);
-    const int fd = mkstemp(tmp);
-    FILE *s = fd < 0 ? NULL : fdopen(fd, "w");
-    if (!s) {
-        const int e = errno;
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot write '%s': %s",
-                         path, strerror(e));
-    }
-    fprintf(s, "array %ld\njoin %ld\n", array_id, join_id);
-    int bad = ferror(s) != 0;
-    bad |= fclose(s) != 0;
-    if (bad || rename(tmp, path) < 0) {
-        unlink(tmp);
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot write '%s': %s",
-                         path, strerror(errno ? errno : EIO));
-    }
-    return 0;
-}
-
-/* 0 when no job of the last submission from this workdir is queued or
- * running any more (or none is known), else an error naming them. */
-static int jobs_check(Farm *f)
-{
-    char path[PATH_MAX + 16], line[64];
-    jobs_path(f, path, sizeof path);
-    FILE *s = fopen(path, "r");
-    if (!s) return 0;
-    long id[2] = { -1, -1 };
-    static const char *const word[2] = { "array", "join" };
-    for (int k = 0; k < 2 && fgets(line, sizeof line, s); k++) {
-        char w[8], end;
-        long v;
-        if (sscanf(line, "%7s %ld%c", w, &v, &end) == 3 && end == '\n' && !strcmp(w, word[k]) &&
-            v > 0)
-            id[k] = v;
-    }
-    fclose(s);
-    long active[2];
-    int n = 0;
-    for (int k = 0; k < 2; k++)
-        if (id[k] > 0 && farm_job_active(id[k]) == 1) active[n++] = id[k];
-    if (!n) return 0;
-    if (n == 1)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: job %ld of the last "
-                         "submission from the workdir '%s' is still queued or running; wait for "
-                         "it (squeue -j %ld) or stop it (scancel %ld), then run farm again",
-                         active[0], f->dir_abs, active[0], active[0]);
-    return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: the jobs %ld and %ld of the "
-                     "last submission from the workdir '%s' are still queued or running; wait "
-                     "for them (squeue -j %ld,%ld) or stop them (scancel %ld %ld), then run "
-                     "farm again", active[0], active[1], f->dir_abs, active[0], active[1],
-                     active[0], active[1]);
+    return farm_workdir_file_commit(f, s, tmp, path, 0755);
 }
 
 /* "0-3,5,7-9" from a sorted list. */
@@ -668,7 +578,7 @@ int cli_farm(int argc, char **argv)
         goto out;
     }
     cli_install_signal_handlers();
-    if ((ret = prepare(f)) < 0 || (ret = jobs_check(f)) < 0) goto fail;
+    if ((ret = prepare(f)) < 0 || (ret = farm_jobs_check(f)) < 0) goto fail;
 
     int *todo = calloc((size_t)f->segments, sizeof *todo), n_todo = 0;
     if (!todo) {
@@ -716,7 +626,7 @@ int cli_farm(int argc, char **argv)
         free(todo);
         goto fail;
     }
-    if ((ret = jobs_write(f, array_id, join_id)) < 0) {
+    if ((ret = farm_jobs_write(f, array_id, join_id)) < 0) {
         if (array_id >= 0)
             fprintf(stderr, "omcti: the jobs %ld and %ld were submitted; scancel %ld %ld stops "
                     "them\n", array_id, join_id, array_id, join_id);

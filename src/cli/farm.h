@@ -1,11 +1,14 @@
-/* `omcti farm` (farm.c: planning, job scripts, submission; farm_follow.c:
- * following the jobs for --wait). */
+/* `omcti farm` (farm.c: planning, job scripts, submission; farm_jobs.c: the
+ * workdir's files and the record of the jobs; farm_follow.c: following the
+ * jobs for --wait). */
 #ifndef OMCTI_CLI_FARM_H
 #define OMCTI_CLI_FARM_H
 
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 #include "src/cli/options.h"
 #include "src/io/io.h"
@@ -38,6 +41,20 @@ void farm_chomp(char *s);
  * file must hold (segment_options_key). */
 void farm_piece_path(const Farm *f, int i, char *buf, size_t len);
 void farm_piece_key(const Farm *f, int i, char *buf, size_t len);
+
+/* A file of the workdir, written as a new file of a name nobody could
+ * guess beside path (mkstemp), then renamed over it (farm_jobs.c):
+ * _open() gives the new file (tmp, PATH_MAX + 32 bytes, its name) or NULL
+ * with the error in f->err; _commit() closes it, gives it mode (0: as
+ * made), renames it; on failure it is removed. */
+FILE *farm_workdir_file_open(Farm *f, const char *path, char *tmp, size_t len);
+int farm_workdir_file_commit(Farm *f, FILE *s, const char *tmp, const char *path, mode_t mode);
+
+/* WORKDIR/jobs: the ids of the submission's job array (-1: none) and join
+ * job are recorded, and a rerun is refused while one of them is still
+ * queued or running (an error in f->err naming them). */
+int farm_jobs_write(Farm *f, long array_id, long join_id);
+int farm_jobs_check(Farm *f);
 
 /* Whether a job (or any task of an array) is still queued or running: 1 or
  * 0, -1 when Slurm did not answer (squeue). */

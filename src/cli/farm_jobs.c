@@ -1,0 +1,104 @@
+/* `omcti farm`'s files in its workdir (farm.c writes its job scripts
+ * through them) and the record of its last submission (WORKDIR/jobs). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "src/cli/farm.h"
+#include "src/common.h"
+
+/* A file of the workdir is written as a new file of a name nobody could
+ * guess beside it (mkstemp: O_EXCL, never through a link someone
+ * planted), then renamed over path. farm_workdir_file_open(): the new file, or
+ * NULL with the error in f->err; tmp (PATH_MAX + 32) gets its name. */
+FILE *farm_workdir_file_open(Farm *f, const char *path, char *tmp, size_t len)
+{
+    snprintf(tmp, len, "%s.tmp-XXXXXX", path);
+    const int fd = mkstemp(tmp);
+    FILE *s = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!s) {
+        const int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
+        set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot write '%s': %s", path,
+                  strerror(e));
+    }
+    return s;
+}
+
+/* Closes s (from farm_workdir_file_open()), gives it mode (0: as made) and
+ * renames it over path; on any failure removes it. */
+int farm_workdir_file_commit(Farm *f, FILE *s, const char *tmp, const char *path, mode_t mode)
+{
+    int bad = ferror(s) != 0;
+    bad |= fclose(s) != 0;
+    if (bad || (mode && chmod(tmp, mode) < 0) || rename(tmp, path) < 0) {
+        unlink(tmp);
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot write '%s': %s",
+                         path, strerror(errno ? errno : EIO));
+    }
+    return 0;
+}
+
+/* WORKDIR/jobs: the ids of the last submission from this workdir ("array
+ * ID" (-1 when every piece was done) and "join ID"), so that a rerun does
+ * not submit the segments again while those jobs still run: two tasks
+ * converting one piece, and a second join that fails on the output the
+ * first one wrote ("already exists"). Written like the scripts (a new file,
+ * renamed); a missing or unreadable one means no jobs. */
+static void jobs_path(const Farm *f, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/jobs", f->dir_abs);
+}
+
+int farm_jobs_write(Farm *f, long array_id, long join_id)
+{
+    char path[PATH_MAX + 16], tmp[PATH_MAX + 32];
+    jobs_path(f, path, sizeof path);
+    FILE *s = farm_workdir_file_open(f, path, tmp, sizeof tmp);
+    if (!s)
+        return OMCTI_ERR_IO;
+    fprintf(s, "array %ld\njoin %ld\n", array_id, join_id);
+    return farm_workdir_file_commit(f, s, tmp, path, 0);
+}
+
+/* 0 when no job of the last submission from this workdir is queued or
+ * running any more (or none is known), else an error naming them. */
+int farm_jobs_check(Farm *f)
+{
+    char path[PATH_MAX + 16], line[64];
+    jobs_path(f, path, sizeof path);
+    FILE *s = fopen(path, "r");
+    if (!s) return 0;
+    long id[2] = { -1, -1 };
+    static const char *const word[2] = { "array", "join" };
+    for (int k = 0; k < 2 && fgets(line, sizeof line, s); k++) {
+        char w[8], end;
+        long v;
+        if (sscanf(line, "%7s %ld%c", w, &v, &end) == 3 && end == '\n' && !strcmp(w, word[k]) &&
+            v > 0)
+            id[k] = v;
+    }
+    fclose(s);
+    long active[2];
+    int n = 0;
+    for (int k = 0; k < 2; k++)
+        if (id[k] > 0 && farm_job_active(id[k]) == 1) active[n++] = id[k];
+    if (!n) return 0;
+    if (n == 1)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: job %ld of the last "
+                         "submission from the workdir '%s' is still queued or running; wait for "
+                         "it (squeue -j %ld) or stop it (scancel %ld), then run farm again",
+                         active[0], f->dir_abs, active[0], active[0]);
+    return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: the jobs %ld and %ld of the "
+                     "last submission from the workdir '%s' are still queued or running; wait "
+                     "for them (squeue -j %ld,%ld) or stop them (scancel %ld %ld), then run "
+                     "farm again", active[0], active[1], f->dir_abs, active[0], active[1],
+                     active[0], active[1]);
+}
