@@ -112,19 +112,15 @@ void plot_discard(PlotFile *pf)
  * has no SA_RESTART). 0, or the exit code after the error line. */
 static int plot_copy_in_place(PlotFile *pf, const char *plot)
 {
-    struct stat st;
-    const int out = open(plot, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    if (out < 0) {
-        if (errno == EINTR && cli_interrupted())
-            return cli_error(EXIT_INTERRUPTED, "eval: interrupted");
-        return cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", plot,
-                         strerror(errno));
-    }
-    if (fstat(out, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
-        close(out);
+    const int out = io_open_in_place(plot);
+    if (out == -EINTR && cli_interrupted())
+        return cli_error(EXIT_INTERRUPTED, "eval: interrupted");
+    if (out == -ENOTSUP)
         return cli_error(EXIT_FAILURE_RUN, "eval: '%s' is no longer a FIFO or a device; the "
                          "plot was not written there", plot);
-    }
+    if (out < 0)
+        return cli_error(EXIT_FAILURE_RUN, "eval: cannot write the plot '%s': %s", plot,
+                         strerror(-out));
     char buf[1 << 15];
     ssize_t got = 0;
     int e = lseek(pf->fd, 0, SEEK_SET) < 0 ? errno : 0;

@@ -319,14 +319,11 @@ static int sum_is_ours(const char *path)
 static int write_in_place(const char *path, const char *text, size_t len, char *err,
                           size_t errlen)
 {
-    struct stat st;
-    const int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-    int e = fd < 0 ? errno : 0;
-    if (!e && (fstat(fd, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))) {
-        close(fd);
+    const int fd = io_open_in_place(path);
+    if (fd == -ENOTSUP)
         return set_error(err, errlen, OMCTI_ERR_IO, "'%s' is no longer a FIFO or a device; "
                          "the checksum was not written there", path);
-    }
+    int e = fd < 0 ? -fd : 0;
     for (size_t off = 0; !e && off < len;) {
         const ssize_t put = write(fd, text + off, len - off);
         if (put < 0) e = errno;   /* EINTR too: Ctrl-C, which the caller reports */

@@ -275,6 +275,12 @@ int io_commit_output(const char *tmp, const char *path, int overwrite, int *kept
  * terminal): written in place like a pipe, never through a temporary file
  * renamed over it, which would replace the node with a regular file. */
 int io_output_in_place(const char *path);
+/* Opens the FIFO or character device at path for writing, as -o writes
+ * one: without O_CREAT (a node removed meanwhile is not made a file) and
+ * only while it still is one. A FIFO waits in open() for its reader (a
+ * signal without SA_RESTART ends the wait: -EINTR). The descriptor, or
+ * -errno, -ENOTSUP when path is no longer a FIFO or a device. */
+int io_open_in_place(const char *path);
 
 /* "DIR/.STEM.TAGEXT" beside path, with STEM (path's name without ext)
  * shortened so that the name stays within 255 bytes: temporary files and

@@ -251,6 +251,19 @@ int io_check_existing(const char *path, int overwrite, int *in_place, char *err,
     return 0;
 }
 
+int io_open_in_place(const char *path)
+{
+    const int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !(S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+        close(fd);
+        return -ENOTSUP;
+    }
+    return fd;
+}
+
 int io_output_in_place(const char *path)
 {
     struct stat st;
