@@ -60,6 +60,18 @@ static int static_block(const OmctiPlane *P, const OmctiPlane *N, int block, int
     return (off_first == 0) | (off_next == 0) << 1;
 }
 
+/* Block row by: its textured blocks added to *textured, those of them
+ * bit-identical in prev and next to *same. */
+static void static_row(const OmctiPlane *P, const OmctiPlane *N, int block, int nbx, int by,
+                       uint32_t *textured, uint32_t *same)
+{
+    for (int bx = 0; bx < nbx; bx++) {
+        const int r = static_block(P, N, block, bx, by);
+        *textured += !(r & 1);
+        *same += (uint32_t)(r == 2);
+    }
+}
+
 void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats *st)
 {
     const OmctiPlane *P = &pair->prev->p[0], *N = &pair->next->p[0];
@@ -86,21 +98,13 @@ void scenecut_stats(const FilterPair *pair, int block, int threads, McSceneStats
                 act += mc_activity_part(&n, y, 0, 1);
 #pragma omp for schedule(static) reduction(+ : textured, same)
             for (int by = 0; by < nby; by++)
-                for (int bx = 0; bx < nbx; bx++) {
-                    const int r = static_block(P, N, block, bx, by);
-                    textured += !(r & 1);
-                    same += (uint32_t)(r == 2);
-                }
+                static_row(P, N, block, nbx, by, &textured, &same);
         }
     } else {
         for (int y = 0; y < N->h - 1; y += 2)
             act += mc_activity_part(&n, y, 0, 1);
         for (int by = 0; by < nby; by++)
-            for (int bx = 0; bx < nbx; bx++) {
-                const int r = static_block(P, N, block, bx, by);
-                textured += !(r & 1);
-                same += (uint32_t)(r == 2);
-            }
+            static_row(P, N, block, nbx, by, &textured, &same);
     }
     st->activity = act;
     st->textured = textured;

@@ -1,5 +1,5 @@
 /* Helpers of the tests that drive a context through the public API
- * (tests/test_api_args.c, tests/test_send_failure.c). */
+ * (tests/test_api_args.c, tests/test_send_failure.c, tests/test_fade.c). */
 #ifndef OMCTI_TESTS_CONTEXT_UTIL_H
 #define OMCTI_TESTS_CONTEXT_UTIL_H
 
@@ -20,15 +20,15 @@ static inline int test_pictures_equal(const OmctiPicture *p, const OmctiPicture 
     return 1;
 }
 
-/* A context of the default settings on the CPU, one thread (its outputs
- * are those of any thread count), for w x h pictures; NULL (a failed
- * check) if it cannot open. */
-static inline OmctiContext *test_open_cpu(TestState *ts, int w, int h)
+/* A context of the default settings on the CPU with `threads` threads
+ * (its outputs are those of any thread count), for w x h pictures; NULL
+ * (a failed check) if it cannot open. */
+static inline OmctiContext *test_open_cpu(TestState *ts, int w, int h, int threads)
 {
     OmctiSettings s;
     omcti_default_settings(&s);
     s.engine = "cpu";
-    s.threads = 1;
+    s.threads = threads;
     char err[256];
     OmctiContext *c = NULL;
     CHECK(ts, omcti_open(&c, &s, w, h, err, sizeof err) == 0, "open: %s", err);

@@ -11,6 +11,7 @@
 #include "src/fade.h"
 #include "src/frame.h"
 #include "tests/check.h"
+#include "tests/context_util.h"
 #include "tests/texture.h"
 
 /* The smooth texture, shifted so that negative coordinates work too. */
@@ -233,14 +234,7 @@ static double mean_y(const OmctiPicture *a, int m)
  * check if it does not open). */
 static OmctiContext *open_cpu(TestState *ts, int w, int h)
 {
-    OmctiSettings s;
-    omcti_default_settings(&s);
-    s.engine = "cpu";
-    s.threads = 2;
-    char err[256];
-    OmctiContext *c = NULL;
-    CHECK(ts, omcti_open(&c, &s, w, h, err, sizeof err) == 0, "open: %s", err);
-    return c;
+    return test_open_cpu(ts, w, h, 2);
 }
 
 /* A picture moving by (8, -4) per pair while it fades to 5/8 (and back in):

@@ -70,7 +70,7 @@ static int pic_equal(const Pic *a, const Pic *b)
 
 static OmctiContext *open_context(TestState *ts)
 {
-    return test_open_cpu(ts, W, H);
+    return test_open_cpu(ts, W, H, 1);
 }
 
 /* Every phase is refused, with the reason. */
