@@ -46,7 +46,7 @@ io_ff=("${io_noff[@]}" "$src"/src/io/ffmpeg_{audio,decode,encoder,join,meta,mux,
 # The program's segment code asks the library for its lead-in
 # (omcti_segment_lead_in): the libomcti.so of the build under test.
 libdir=$(cd "$out/../.." && pwd)   # (BUILD_DIR is the build's tests/)
-cli=("$src"/src/cli/{segment,timeline}.c "$src/src/settings.c" "$libdir/libomcti.so"
+cli=("$src"/src/cli/{segment,piece_sum,piece_set,timeline}.c "$src/src/settings.c" "$libdir/libomcti.so"
      -Wl,-rpath,"$libdir")
 
 build() {   # NAME COMPILER-ARGS...
