@@ -1,6 +1,7 @@
-/* `omcti farm` (farm.c: planning, job scripts, submission; farm_jobs.c: the
- * workdir's files and the record of the jobs; farm_follow.c: following the
- * jobs for --wait). */
+/* `omcti farm` (farm.c: the options, planning, the command; farm_slurm.c:
+ * the job scripts, their submission and Slurm's client commands;
+ * farm_jobs.c: the workdir's files and the record of the jobs;
+ * farm_follow.c: following the jobs for --wait). */
 #ifndef OMCTI_CLI_FARM_H
 #define OMCTI_CLI_FARM_H
 
@@ -29,6 +30,10 @@ typedef struct Farm {
     char err[2048];
 } Farm;
 
+/* --sbatch: the words and bytes farm_submit() passes on (parse() refuses
+ * more) */
+enum { FARM_SBATCH_WORDS = 64, FARM_SBATCH_BYTES = 4095 };
+
 /* Runs argv (PATH search); its stdout into out (NUL-terminated, may be
  * NULL), stderr likewise into errout. Returns the exit status, 127 when it
  * cannot be started. */
@@ -41,6 +46,17 @@ void farm_chomp(char *s);
  * file must hold (segment_options_key). */
 void farm_piece_path(const Farm *f, int i, char *buf, size_t len);
 void farm_piece_key(const Farm *f, int i, char *buf, size_t len);
+
+/* farm_slurm.c: path for a Slurm file name pattern (--output): '%' starts
+ * a replacement there, so a literal one is doubled. */
+void farm_slurm_pattern(char *dst, size_t len, const char *path);
+/* The job script WORKDIR/name (path: its name) of the segments (join 0)
+ * or of the join (join 1). */
+int farm_write_script(Farm *f, const char *name, int join, char *path, size_t len);
+/* "0-3,5,7-9" from a sorted list. */
+void farm_array_spec(const int *todo, int n, char *buf, size_t len);
+/* sbatch ... script; the job id into *id (extra: at most 6 options). */
+int farm_submit(Farm *f, const char *const *extra, int n_extra, const char *script, long *id);
 
 /* A file of the workdir, written as a new file of a name nobody could
  * guess beside path (mkstemp), then renamed over it (farm_jobs.c):
