@@ -98,7 +98,8 @@ typedef struct SadDSP {
 void sad_dsp_init(SadDSP *d);
 
 #if defined(__x86_64__) || defined(__i386__)
-/* sad_x86.c: overrides the entries of d for the given (supported) level. */
+/* sad_x86.c: overrides the entries of d for the given (supported) level
+ * (the kernels: sad_x86.c SSE2, sad_avx.c AVX2 and AVX-512). */
 void sad_dsp_init_x86(SadDSP *d, int level);
 #endif
 
