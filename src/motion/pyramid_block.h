@@ -254,10 +254,13 @@ PYF int pyr_history_write(const PyrHistory *h, int read)
  * PYR_CHAIN (prev < 8m <= next), as a closed GOP restarts temporal
  * prediction, also where the picture numbered 8m did not decode: a pair's
  * fields depend on at most PYR_CHAIN pairs before it, back to the last
- * restart, whatever picture a run starts at. */
+ * restart, whatever picture a run starts at. A pair whose numbers decrease
+ * (next < prev, which omcti.h allows) restarts the chain too, also inside
+ * one period: numbers that go back and forth within it would otherwise
+ * never restart it. */
 PYF int pyr_history_keeps_final(int64_t prev_number, int64_t next_number)
 {
-    return prev_number / PYR_CHAIN == next_number / PYR_CHAIN;
+    return prev_number <= next_number && prev_number / PYR_CHAIN == next_number / PYR_CHAIN;
 }
 
 /* After the pair (prev, next) wrote buffer w. */

@@ -589,5 +589,10 @@ int main(void)
           !pyr_history_keeps_final(P - 1, P) && !pyr_history_keeps_final(2 * P - 1, 2 * P + 1) &&
           !pyr_history_keeps_final(P - 2, P + 3) && pyr_history_keeps_final(0, P - 1),
           "pyr_history_keeps_final(): the chain restarts at the wrong pairs");
+    /* a decrease restarts it (omcti.h), also within one period; equal
+     * numbers do not */
+    CHECK(!pyr_history_keeps_final(P + 5, P + 2) && !pyr_history_keeps_final(P - 1, 0) &&
+          !pyr_history_keeps_final(1, 0) && pyr_history_keeps_final(P + 3, P + 3),
+          "pyr_history_keeps_final(): a decrease of the numbers keeps the chain");
     return failures ? 1 : 0;
 }
