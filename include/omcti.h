@@ -129,7 +129,11 @@ OMCTI_API int omcti_auto_range(OmctiSearch search, int width);
  * message into err. */
 OMCTI_API int omcti_validate_settings(const OmctiSettings *s, char *err, size_t errlen);
 
-/* Creates a context for pictures of width x height (>= 1 x 1). */
+/* The largest width and height omcti_open() takes. */
+#define OMCTI_MAX_DIMENSION 16384
+
+/* Creates a context for pictures of width x height, 1 to OMCTI_MAX_DIMENSION
+ * each (OMCTI_ERR_INVALID otherwise). */
 OMCTI_API int omcti_open(OmctiContext **ctx, const OmctiSettings *s, int width, int height,
                char *err, size_t errlen);
 

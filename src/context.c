@@ -20,8 +20,6 @@
 #include "filters/filter.h"
 #include "filters/scenecut.h"
 
-#define MAX_DIMENSION 16384
-
 struct OmctiContext {
     OmctiSettings s;
     int width, height;
@@ -153,10 +151,10 @@ int omcti_open(OmctiContext **out, const OmctiSettings *s, int width, int height
     *out = NULL;
     int ret = omcti_validate_settings(s, err, errlen);
     if (ret < 0) return ret;
-    if (width < 1 || height < 1 || width > MAX_DIMENSION || height > MAX_DIMENSION)
+    if (width < 1 || height < 1 || width > OMCTI_MAX_DIMENSION || height > OMCTI_MAX_DIMENSION)
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "picture size %dx%d is out of range (1x1 .. %dx%d)",
-                         width, height, MAX_DIMENSION, MAX_DIMENSION);
+                         width, height, OMCTI_MAX_DIMENSION, OMCTI_MAX_DIMENSION);
 
     OmctiContext *c = calloc(1, sizeof *c);
     if (!c) return set_error(err, errlen, OMCTI_ERR_NOMEM, "out of memory");

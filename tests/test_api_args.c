@@ -74,6 +74,16 @@ static void test_null_arguments(TestState *ts)
     CHECK(ts, omcti_open(&c, NULL, W, H, err, sizeof err) == OMCTI_ERR_INVALID && !c && err[0],
           "open with no settings: '%s'", err);
     CHECK(ts, omcti_validate_settings(NULL, NULL, 0) == OMCTI_ERR_INVALID, "validate NULL");
+    /* the size limit the header states: one past it is refused, before
+     * anything is allocated (an open at the limit itself would take GBs) */
+    const int sizes[][2] = { { OMCTI_MAX_DIMENSION + 1, 16 }, { 16, OMCTI_MAX_DIMENSION + 1 },
+                             { 0, 16 }, { 16, 0 } };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        err[0] = 0;
+        CHECK(ts, omcti_open(&c, &s, sizes[i][0], sizes[i][1], err, sizeof err) ==
+                          OMCTI_ERR_INVALID && !c && err[0],
+              "open at %dx%d: '%s'", sizes[i][0], sizes[i][1], err);
+    }
     omcti_default_settings(NULL);
 
     Pic p;
