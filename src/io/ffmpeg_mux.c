@@ -167,7 +167,10 @@ static const char *container_name(const AVOutputFormat *of)
  * frames at 10000 fps) and players drop or stall on them. Shorter frames
  * than a tick cannot be fixed by rounding, so they are refused before a
  * picture is written. The MOV family's muxer also refuses a frame longer
- * than 2^31 - 1 ticks, only at the first packet and with a bare EINVAL. */
+ * than 2^31 - 1 ticks, only at the first packet and with a bare EINVAL.
+ * Both are OMCTI_ERR_INVALID (exit 2), as a container that cannot hold
+ * the --codec or the rate's 31-bit terms: the output's name and the rate
+ * asked for are the command line's, and another of either works. */
 int ffmux_check_timing(const AVOutputFormat *of, AVRational tb, AVRational fps,
                        const char *path, char *err, size_t errlen)
 {
@@ -181,7 +184,7 @@ int ffmux_check_timing(const AVOutputFormat *of, AVRational tb, AVRational fps,
             snprintf(step, sizeof step, "1 us");
         else
             snprintf(step, sizeof step, "%d/%d s", tb.num, tb.den);
-        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "'%s': %s stores times in %s steps, too coarse for %s fps (use .mp4, "
                          ".mov, .nut or .y4m, or a lower rate)", path, container_name(of),
                          step, rational_text((Rational){ fps.num, fps.den }, rate, sizeof rate));
@@ -189,7 +192,7 @@ int ffmux_check_timing(const AVOutputFormat *of, AVRational tb, AVRational fps,
     static const char movenc[] = "mov,mp4,ipod,3gp,3g2,psp,ismv,f4v,avif";
     const int64_t ticks = av_rescale_q(1, av_inv_q(fps), tb);
     if (av_match_name(of->name, movenc) && ticks > INT_MAX)
-        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+        return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "'%s': %s stores a frame's duration in at most 2^31 - 1 steps of "
                          "%d/%d s, and a frame at %d/%d fps lasts %lld of them (use .mkv, .nut "
                          "or .y4m, or a higher rate)", path, container_name(of), tb.num,

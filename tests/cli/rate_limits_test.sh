@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Rates and options that used to be accepted, or refused with the wrong code
 # or the wrong file named: each is now refused before a picture is written,
-# in one line that says why, with the right exit code (1: the input or the
-# output format, 2: the command line), leaving no output, no temporary file
+# in one line that says why, with the right exit code (1: the input, 2: the
+# command line, the output's container and rate included: a container that
+# cannot keep the rate's frames apart exited 1 before 2026-11-28, one that
+# cannot hold the --codec 2), leaving no output, no temporary file
 # and an existing output untouched.
 # usage: rate_limits_test.sh OMCTI Y4MTOOL HAVE_FFMPEG
 set -u
@@ -82,11 +84,12 @@ refused "--codec ''" 2 "--codec: empty encoder name" "$T/out.mkv" "$OMCTI" -i "$
 # --- what the output container cannot store ---
 if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null && command -v python3 >/dev/null; then
     # 1000 fps doubled: Matroska's 1 ms cannot tell its frames apart (half
-    # of them shared a timestamp, exit 0); MP4 and NUT can
-    refused "2000 fps to .mkv" 1 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" -i "$T/k.y4m"
-    refused "2000 fps to .mkv, --workers 2" 1 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" -i "$T/k.y4m" --workers 2
-    refused "2000 fps to .webm" 1 "WebM stores times in 1 ms steps" "$T/out.webm" "$OMCTI" -i "$T/k.y4m"
-    refused "--fps 1001 to .mkv" 1 "too coarse for 1001 fps" "$T/out.mkv" "$OMCTI" -i "$T/k.y4m" --fps 1001
+    # of them shared a timestamp, exit 0; then exit 1, not the 2 of the
+    # other output choices refused); MP4 and NUT can
+    refused "2000 fps to .mkv" 2 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" -i "$T/k.y4m"
+    refused "2000 fps to .mkv, --workers 2" 2 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" -i "$T/k.y4m" --workers 2
+    refused "2000 fps to .webm" 2 "WebM stores times in 1 ms steps" "$T/out.webm" "$OMCTI" -i "$T/k.y4m"
+    refused "--fps 1001 to .mkv" 2 "too coarse for 1001 fps" "$T/out.mkv" "$OMCTI" -i "$T/k.y4m" --fps 1001
     # into a FIFO: refused before the header, so its reader gets nothing
     # (the writer used to send Matroska's header, then stop: a cut stream)
     mkfifo "$T/fifo.mkv"
@@ -94,17 +97,17 @@ if [ "$HAVE_FFMPEG" = 1 ] && command -v ffmpeg >/dev/null && command -v python3 
     "$OMCTI" -i "$T/k.y4m" -o "$T/fifo.mkv" -y 2>"$T/err"; rc=$?
     [ -e /proc/$reader ] && { exec 3>"$T/fifo.mkv"; exec 3>&-; }   # release the reader
     wait $reader
-    [ $rc -eq 1 ] && [ ! -s "$T/got" ] && grep -q "too coarse for 2000 fps" "$T/err" && ok ||
+    [ $rc -eq 2 ] && [ ! -s "$T/got" ] && grep -q "too coarse for 2000 fps" "$T/err" && ok ||
         bad "2000 fps into a FIFO .mkv: exit $rc, the reader got $(wc -c <"$T/got") bytes: $(cat "$T/err")"
     rm -f "$T/fifo.mkv" "$T/got"
     # join: .mp4 pieces at 2000 fps into .mkv (5 of 12 packets shared a
     # timestamp, exit 0)
     "$OMCTI" -q -i "$T/k.y4m" -o "$T/p0.mp4" --segment 0/2 && "$OMCTI" -q -i "$T/k.y4m" -o "$T/p1.mp4" --segment 1/2 ||
         bad "2000 fps pieces into .mp4"
-    refused "join of 2000 fps pieces into .mkv" 1 "Matroska stores times in 1 ms steps, too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" join "$T/p0.mp4" "$T/p1.mp4"
+    refused "join of 2000 fps pieces into .mkv" 2 "Matroska stores times in 1 ms steps, too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" join "$T/p0.mp4" "$T/p1.mp4"
     rm -f "$T"/p[01].mp4 "$T"/p[01].mp4.sum
     # farm checks before it counts frames or queues a job (no sbatch needed)
-    refused "farm, 2000 fps to .mkv" 1 "too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" farm -i "$T/k.y4m" --segments 2 --workdir "$T/fw"
+    refused "farm, 2000 fps to .mkv" 2 "too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" farm -i "$T/k.y4m" --segments 2 --workdir "$T/fw"
     [ ! -e "$T/fw/segment.sh" ] && ok || bad "farm wrote its scripts for a rate it refuses"
     rm -rf "$T/fw"
     "$OMCTI" -q -i "$T/k.y4m" -o "$T/ok.mkv" --fps 1000 2>"$T/err" && ok || bad "1000 fps to .mkv refused: $(cat "$T/err")"
@@ -123,11 +126,11 @@ i = d.find(b"strh")
 struct.pack_into("<II", d, i + 28, 1, 131096)   # dwScale, dwRate
 open(sys.argv[2], "wb").write(d)
 PY
-    refused "an AVI at 131096 fps to .mkv" 1 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 262192 fps" "$T/out.mkv" "$OMCTI" -i "$T/fast.avi"
-    refused "an AVI at 131096 fps to .mkv, --workers 2" 1 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 262192 fps" "$T/out.mkv" "$OMCTI" -i "$T/fast.avi" --workers 2
+    refused "an AVI at 131096 fps to .mkv" 2 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 262192 fps" "$T/out.mkv" "$OMCTI" -i "$T/fast.avi"
+    refused "an AVI at 131096 fps to .mkv, --workers 2" 2 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 262192 fps" "$T/out.mkv" "$OMCTI" -i "$T/fast.avi" --workers 2
     # a frame longer than MP4's 2^31 - 1 ticks (was "the mp4 muxer refused it")
-    refused "--fps 1/1000000 to .mp4" 1 "MP4 stores a frame's duration in at most 2^31 - 1 steps" "$T/out.mp4" "$OMCTI" -i "$T/in.y4m" --fps 1/1000000
-    refused "--fps 1/1000000 to .mp4, --workers 2" 1 "MP4 stores a frame's duration in at most 2^31 - 1 steps" "$T/out.mp4" "$OMCTI" -i "$T/in.y4m" --fps 1/1000000 --workers 2
+    refused "--fps 1/1000000 to .mp4" 2 "MP4 stores a frame's duration in at most 2^31 - 1 steps" "$T/out.mp4" "$OMCTI" -i "$T/in.y4m" --fps 1/1000000
+    refused "--fps 1/1000000 to .mp4, --workers 2" 2 "MP4 stores a frame's duration in at most 2^31 - 1 steps" "$T/out.mp4" "$OMCTI" -i "$T/in.y4m" --fps 1/1000000 --workers 2
     # Ogg holds Theora and VP8 only (its muxer said "refused it" at the header)
     refused "--codec libx264 to .ogv" 2 "'$T/out.ogv': the ogv container cannot hold h264 video" "$T/out.ogv" "$OMCTI" -i "$T/in.y4m" --codec libx264
     refused "--codec mjpeg to .y4m (FFmpeg input)" 2 "is y4m, raw pictures" "$T/out.y4m" "$OMCTI" -i "$T/src.avi" --codec mjpeg
