@@ -422,8 +422,10 @@ int cli_bench(int argc, char **argv)
                              argv[i], cli_did_you_mean(argv[i], all, hint, sizeof hint));
         }
     }
-    if (!input)
-        return cli_error(EXIT_USAGE, "bench: no input (-i FILE)");
+    if (!input || !*input) {
+        cli_no_file("bench", 0, err, sizeof err);
+        return cli_error(EXIT_USAGE, "%s", err);
+    }
     if (!nthreads) {
         const int n = omcti_cpu_count();
         for (nthreads = 0; nthreads < n && nthreads < BENCH_MAX_LIST; nthreads++)

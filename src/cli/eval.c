@@ -206,8 +206,11 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
     }
     if (o->overwrite && o->never_overwrite)
         return cli_error(EXIT_USAGE, "eval: -y and -n contradict each other");
-    if (!o->input)
-        return cli_error(EXIT_USAGE, "eval: no input (-i FILE)");
+    if (!o->input || !*o->input) {
+        char err[64];
+        cli_no_file("eval", 0, err, sizeof err);
+        return cli_error(EXIT_USAGE, "%s", err);
+    }
     if (o->compare) {
         /* FILE=NAME: FILE is the whole when that is a file, else the
          * shortest prefix before a '=' that is one (names may hold '='). */

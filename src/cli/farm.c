@@ -178,9 +178,8 @@ static int parse(Farm *f, int argc, char **argv)
     if (!f->segments)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: --segments N is "
                          "required");
-    if (!f->input || !f->output)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: %s", !f->input ?
-                         "no input given (use -i INPUT)" : "no output given (use -o OUTPUT)");
+    if (!f->input || !*f->input || !f->output || !*f->output)
+        return cli_no_file("farm", f->input && *f->input, f->err, sizeof f->err);
     if (!strcmp(f->input, "-") || !strcmp(f->output, "-"))
         return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: input and output must "
                          "be files on a shared filesystem, not pipes");

@@ -82,8 +82,8 @@ int cli_join(int argc, char **argv)
         }
         pieces[n++] = a;
     }
-    if (!out) {
-        snprintf(err, sizeof err, "join: no output given (use -o OUTPUT)");
+    if (!out || !*out) {
+        cli_no_file("join", 1, err, sizeof err);
         goto usage;
     }
     if (overwrite && never) {

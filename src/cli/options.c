@@ -164,6 +164,13 @@ int parse_segment(const char *opt, const char *val, int *i, int *n, char *err, s
     return 0;
 }
 
+int cli_no_file(const char *sub, int output, char *err, size_t errlen)
+{
+    return set_error(err, errlen, OMCTI_ERR_INVALID, "%s%sno %s given (use %s)", sub ? sub : "",
+                     sub ? ": " : "", output ? "output" : "input",
+                     output ? "-o OUTPUT" : "-i INPUT");
+}
+
 int option_value(int argc, char **argv, int *i, const char *name, const char **val,
                  char *err, size_t errlen)
 {
@@ -465,10 +472,10 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
     if (rate_options > 1)
         return set_error(err, errlen, OMCTI_ERR_INVALID,
                          "--factor, --fps and --slowmo are mutually exclusive");
-    if (!o->input)
-        return set_error(err, errlen, OMCTI_ERR_INVALID, "no input given (use -i INPUT)");
-    if (!o->output)
-        return set_error(err, errlen, OMCTI_ERR_INVALID, "no output given (use -o OUTPUT)");
+    if (!o->input || !*o->input)
+        return cli_no_file(NULL, 0, err, errlen);
+    if (!o->output || !*o->output)
+        return cli_no_file(NULL, 1, err, errlen);
     /* y4m is raw pictures: no encoder would run, and a codec asked for
      * must not be dropped without a word. */
     if (o->codec && output_is_y4m(o->output))

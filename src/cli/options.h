@@ -78,6 +78,12 @@ int parse_int_list(const char *opt, const char *val, int lo, int hi, int *out, i
 int option_value(int argc, char **argv, int *i, const char *name, const char **val,
                  char *err, size_t errlen);
 
+/* A missing input or output, in the one wording of every subcommand (sub:
+ * "eval", "farm", ...; NULL for the conversion): "[SUB: ]no input given
+ * (use -i INPUT)", "... no output given (use -o OUTPUT)". An empty name
+ * (-i "") is none. Returns OMCTI_ERR_INVALID (exit 2). */
+int cli_no_file(const char *sub, int output, char *err, size_t errlen);
+
 /* Parses "I/N" (0 <= I < N <= 100000). */
 int parse_segment(const char *opt, const char *val, int *i, int *n, char *err, size_t errlen);
 

@@ -179,7 +179,7 @@ int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *
 {
     *r = NULL;
     if (!path || !*path)
-        return set_error(err, errlen, OMCTI_ERR_INVALID, "no input file given (use -i FILE)");
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "no input given (use -i INPUT)");
     int ret;
     struct stat st;
     const IoBackend *be = NULL;

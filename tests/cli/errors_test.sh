@@ -223,6 +223,17 @@ row "farm, a typo of its own option" 2 "farm: unknown option '--segmnets'; did y
 row "farm, --segmnt" 2 "farm: unknown option '--segmnt'; did you mean '--segments'?" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segmnt 2
 row "farm, a typo of a conversion option" 2 "farm: unknown option '--slomo'; did you mean '--slowmo'?" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --slomo 2
 row "no input"             2 "no input"         "$OMCTI" -o "$T/out.y4m"
+# one wording for a missing input or output in every subcommand (eval and
+# bench said "no input (-i FILE)"), an empty name as none (-i '' was
+# "no input file given (use -i FILE)", exit 1 in eval and bench)
+row "no input, the words"  2 "no input given (use -i INPUT)$" "$OMCTI" -o "$T/out.y4m"
+row "-i ''"                2 "no input given (use -i INPUT)$" "$OMCTI" -i "" -o "$T/out.y4m"
+row "eval, no input"       2 "eval: no input given (use -i INPUT)$" "$OMCTI" eval --methods blend
+row "eval -i ''"           2 "eval: no input given (use -i INPUT)$" "$OMCTI" eval -i ""
+row "bench, no input"      2 "bench: no input given (use -i INPUT)$" "$OMCTI" bench --frames 5
+row "bench -i ''"          2 "bench: no input given (use -i INPUT)$" "$OMCTI" bench -i ""
+row "farm, no input"       2 "farm: no input given (use -i INPUT)$" "$OMCTI" farm --segments 2 -o "$T/out.y4m"
+row "join, no output"      2 "join: no output given (use -o OUTPUT)$" "$OMCTI" join "$T/in.y4m"
 if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
     row "cuda without a GPU" 1 "cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cuda
 else skipped "cuda without a GPU (a GPU is present)"; fi
