@@ -345,29 +345,29 @@ int cli_bench(int argc, char **argv)
             io_show_ffmpeg_log();
         } else if ((m = option_value(argc, argv, &i, "-i", &val, err, sizeof err)) != 0 ||
                    (m = option_value(argc, argv, &i, "--input", &val, err, sizeof err)) != 0) {
-            if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
+            if (m < 0) return cli_usage_error("bench", err);
             input = val;
         } else if ((m = option_value(argc, argv, &i, "--threads", &val, err, sizeof err)) != 0) {
             if (m < 0 || (nthreads = parse_int_list("--threads", val, 1, 1024, threads,
                                                     BENCH_MAX_LIST, err, sizeof err)) < 0)
-                return cli_error(EXIT_USAGE, "%s", err);
+                return cli_usage_error("bench", err);
         } else if ((m = option_value(argc, argv, &i, "--search", &val, err, sizeof err)) != 0) {
-            if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
+            if (m < 0) return cli_usage_error("bench", err);
             char list[128];
             snprintf(list, sizeof list, "%s", val);
             nsearches = 0;
             for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
                 const int sv = omcti_search_from_name(t);
                 if (sv < 0)
-                    return cli_error(EXIT_USAGE, "--search: unknown search '%s' (pyramid, full, "
+                    return cli_error(EXIT_USAGE, "bench: --search: unknown search '%s' (pyramid, full, "
                                      "diamond)", t);
                 for (int k = 0; k < nsearches; k++)
                     if (searches[k] == sv)
-                        return cli_error(EXIT_USAGE, "--search: '%s' is listed twice", t);
+                        return cli_error(EXIT_USAGE, "bench: --search: '%s' is listed twice", t);
                 searches[nsearches++] = sv;
             }
         } else if ((m = option_value(argc, argv, &i, "--engine", &val, err, sizeof err)) != 0) {
-            if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
+            if (m < 0) return cli_usage_error("bench", err);
             /* a name no engine has is a usage error before any decoding, as
              * in convert and eval (it was exit 1, "no engine could run") */
             char names[sizeof engine_buf];
@@ -376,40 +376,41 @@ int cli_bench(int argc, char **argv)
             for (char *save = NULL, *t = strtok_r(names, ",", &save); t;
                  t = strtok_r(NULL, ",", &save), count++)
                 if (strcmp(t, "auto") && strcmp(t, "cpu") && strcmp(t, "cuda"))
-                    return cli_error(EXIT_USAGE, "--engine: unknown engine '%s' (auto, cpu, "
+                    return cli_error(EXIT_USAGE, "bench: --engine: unknown engine '%s' (auto, cpu, "
                                      "cuda)", t);
             if (!count)
-                return cli_error(EXIT_USAGE, "--engine: empty list (cpu, cuda)");
+                return cli_error(EXIT_USAGE, "bench: --engine: empty list (cpu, cuda)");
             snprintf(engine_buf, sizeof engine_buf, "%s", val);
         } else if ((m = option_value(argc, argv, &i, "--frames", &val, err, sizeof err)) != 0) {
             if (m < 0 || parse_int("--frames", val, 3, 100000, &max_frames, err, sizeof err) < 0)
-                return cli_error(EXIT_USAGE, "%s", err);
+                return cli_usage_error("bench", err);
         } else if ((m = option_value(argc, argv, &i, "--repeat", &val, err, sizeof err)) != 0) {
             if (m < 0 || parse_int("--repeat", val, 1, BENCH_MAX_REPEAT, &ld.repeat, err,
                                    sizeof err) < 0)
-                return cli_error(EXIT_USAGE, "%s", err);
+                return cli_usage_error("bench", err);
         } else if ((m = option_value(argc, argv, &i, "--max-spread", &val, err, sizeof err)) != 0) {
             if (m < 0 || parse_double("--max-spread", val, 0, 1e6, &ld.max_spread, err,
                                       sizeof err) < 0)
-                return cli_error(EXIT_USAGE, "%s", err);
+                return cli_usage_error("bench", err);
         } else if ((m = option_value(argc, argv, &i, "--cpu", &val, err, sizeof err)) != 0) {
-            if (m < 0) return cli_error(EXIT_USAGE, "%s", err);
+            if (m < 0) return cli_usage_error("bench", err);
             cpu_level = -1;
             for (int k = 0; k < (int)(sizeof bench_cpu_levels / sizeof *bench_cpu_levels); k++)
                 if (!strcmp(val, bench_cpu_levels[k].name)) cpu_level = k;
             if (cpu_level < 0)
-                return cli_error(EXIT_USAGE, "--cpu: unknown level '%s' (c, sse2, avx2, avx512)",
+                return cli_error(EXIT_USAGE, "bench: --cpu: unknown level '%s' (c, sse2, avx2, avx512)",
                                  val);
         } else if ((m = option_value(argc, argv, &i, "--block", &val, err, sizeof err)) != 0) {
             if (m < 0 || parse_int("--block", val, 8, 32, &s.block, err, sizeof err) < 0)
-                return cli_error(EXIT_USAGE, "%s", err);
+                return cli_usage_error("bench", err);
         } else if ((m = option_value(argc, argv, &i, "--range", &val, err, sizeof err)) != 0) {
             if (m < 0 || parse_int("--range", val, 1, 64, &s.range, err, sizeof err) < 0)
-                return cli_error(EXIT_USAGE, "%s", err);
+                return cli_usage_error("bench", err);
         } else if ((m = option_value(argc, argv, &i, "--method", &val, err, sizeof err)) != 0) {
             const int mv = m < 0 ? -1 : omcti_method_from_name(val);
             if (mv < 0)
-                return cli_error(EXIT_USAGE, "--method: unknown method '%s'", m < 0 ? "" : val);
+                return cli_error(EXIT_USAGE, "bench: --method: unknown method '%s' (omcti, mcti, "
+                                 "blend, repeat)", m < 0 ? "" : val);
             s.method = (OmctiMethod)mv;
         } else {
             static const char *const all[] = {
@@ -424,7 +425,7 @@ int cli_bench(int argc, char **argv)
     }
     if (!input || !*input) {
         cli_no_file("bench", 0, err, sizeof err);
-        return cli_error(EXIT_USAGE, "%s", err);
+        return cli_usage_error("bench", err);
     }
     if (!nthreads) {
         const int n = omcti_cpu_count();
@@ -441,7 +442,7 @@ int cli_bench(int argc, char **argv)
          t = strtok_r(NULL, ",", &save))
         engines[nengines++] = t;
     if (omcti_validate_settings(&s, err, sizeof err) < 0)
-        return cli_error(EXIT_USAGE, "%s", err);
+        return cli_usage_error("bench", err);
     if (cpu_level >= 0) {   /* before any context opens: its DSP tables follow the mask */
         omcti_set_cpu_flags_mask(bench_cpu_levels[cpu_level].mask);
         ld.cpu = bench_cpu_levels[cpu_level].name;

@@ -37,4 +37,10 @@ int cli_error(int code, const char *fmt, ...)
 #endif
     ;
 
+/* A command-line error of subcommand sub ("bench", "join", ...): prints
+ * "omcti: SUB: <msg>" (msg as it is where it names sub already: the
+ * option helpers' words do not, the subcommand's own do); returns
+ * EXIT_USAGE. Every subcommand's value errors read alike this way. */
+int cli_usage_error(const char *sub, const char *msg);
+
 #endif

@@ -387,7 +387,7 @@ int cli_farm(int argc, char **argv)
         goto out;
     }
     if (ret < 0) {
-        code = cli_error(EXIT_USAGE, "%s", f->err);
+        code = cli_usage_error("farm", f->err);
         goto out;
     }
     cli_install_signal_handlers();

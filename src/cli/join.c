@@ -122,5 +122,5 @@ int cli_join(int argc, char **argv)
     return EXIT_OK;
 usage:
     free(pieces);
-    return cli_error(EXIT_USAGE, "%s", err);
+    return cli_usage_error("join", err);
 }

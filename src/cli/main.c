@@ -83,6 +83,14 @@ int cli_error(int code, const char *fmt, ...)
     return code;
 }
 
+int cli_usage_error(const char *sub, const char *msg)
+{
+    const size_t n = strlen(sub);
+    if (!strncmp(msg, sub, n) && msg[n] == ':')
+        return cli_error(EXIT_USAGE, "%s", msg);
+    return cli_error(EXIT_USAGE, "%s: %s", sub, msg);
+}
+
 /* (started by the omcti command, launcher.c, which sets OpenMP's wait
  * policy first) */
 int main(int argc, char **argv)

@@ -233,6 +233,15 @@ row "eval -i ''"           2 "eval: no input given (use -i INPUT)$" "$OMCTI" eva
 row "bench, no input"      2 "bench: no input given (use -i INPUT)$" "$OMCTI" bench --frames 5
 row "bench -i ''"          2 "bench: no input given (use -i INPUT)$" "$OMCTI" bench -i ""
 row "farm, no input"       2 "farm: no input given (use -i INPUT)$" "$OMCTI" farm --segments 2 -o "$T/out.y4m"
+# a value error of bench, join and farm names the subcommand, as eval's and
+# their unknown options do (they read "omcti: --frames: ...", "omcti:
+# option -o needs a value")
+row "bench --frames x"     2 "bench: --frames: 'x' is not a whole number$" "$OMCTI" bench -i "$T/in.y4m" --frames x
+row "bench --frames"       2 "bench: option --frames needs a value$" "$OMCTI" bench -i "$T/in.y4m" --frames
+row "bench --search x"     2 "bench: --search: unknown search 'x'" "$OMCTI" bench -i "$T/in.y4m" --search x
+row "join -o"              2 "join: option -o needs a value$" "$OMCTI" join "$T/in.y4m" -o
+row "farm --segments x"    2 "farm: --segments: 'x' is not a whole number$" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments x
+row "farm --factor 0"      2 "farm: --factor: 0 is out of range (2..64)$" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --factor 0
 row "join, no output"      2 "join: no output given (use -o OUTPUT)$" "$OMCTI" join "$T/in.y4m"
 if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
     row "cuda without a GPU" 1 "cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cuda
