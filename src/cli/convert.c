@@ -136,12 +136,8 @@ static int open_output(Converter *c, const Timeline *tl)
      * cannot be opened twice. */
     const int copy_audio = c->copy_audio && in_info->has_audio &&
                            c->opt->mode != RATE_SLOWMO && io_path_is_regular(c->opt->input);
-    if (c->copy_audio && in_info->has_audio && c->opt->mode != RATE_SLOWMO && !copy_audio &&
-        !c->quiet)
-        fprintf(stderr, "omcti: note: the audio of a pipe cannot be copied; the output has "
-                "none\n");
-    if (c->copy_audio && in_info->has_audio && c->opt->mode == RATE_SLOWMO && !c->quiet)
-        fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
+    if (c->copy_audio && in_info->has_audio && !copy_audio && !c->quiet)
+        convert_audio_note(c->opt->input, c->opt->mode == RATE_SLOWMO);
     if (in_info->orientation[0] && io_path_is_y4m(c->output) && !c->quiet) {
         char name[1024];
         fprintf(stderr, "omcti: note: '%s' is shown %s (display matrix); "
@@ -579,7 +575,7 @@ int cli_convert(int argc, char **argv)
                            !io_path_is_y4m(opt.output) && !io_input_is_y4m(opt.input) &&
                            io_path_is_regular(opt.input);
     if (!opt.seg_count && j->info.has_audio && opt.mode == RATE_SLOWMO && !opt.quiet)
-        fprintf(stderr, "omcti: note: audio is dropped in slow motion\n");
+        convert_audio_note(opt.input, 1);
     char key[8192] = "";
     if (opt.seg_count) {
         segment_options_key(&opt, j->n, j->origin, key, sizeof key);

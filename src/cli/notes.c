@@ -2,6 +2,7 @@
  * errors (docs/cli.md): what the pictures lose on the way, and the size an
  * encoder changed. */
 #include <stdio.h>
+#include <string.h>
 
 #include "src/cli/notes.h"
 
@@ -30,6 +31,18 @@ void convert_input_notes(const char *input, const VideoInfo *info)
                 info->interlace == 't' ? "top field first" : info->interlace == 'b'
                                                                 ? "bottom field first"
                                                                 : "mixed fields");
+}
+
+void convert_audio_note(const char *input, int slowmo)
+{
+    char name[1024];
+    const char *shown = strcmp(input, "-") ? io_printable(input, name, sizeof name) : "stdin";
+    if (slowmo)
+        fprintf(stderr, "omcti: note: '%s': its audio is dropped in slow motion (the output "
+                "has none)\n", shown);
+    else
+        fprintf(stderr, "omcti: note: '%s': the audio of a pipe cannot be copied; the output "
+                "has none\n", shown);
 }
 
 /* The workers' writers are quiet: after the join, the note of a single

@@ -8,6 +8,12 @@
  * chroma and HDR", "Interlaced input"): one line each. */
 void convert_input_notes(const char *input, const VideoInfo *info);
 
+/* Why the output has none of the audio of input (which has some): slowmo
+ * (slow motion has no audio to match it) or, else, input is a pipe (the
+ * audio is read by a second demuxer). Names the file, as the other notes
+ * do ("stdin" for -i -). */
+void convert_audio_note(const char *input, int slowmo);
+
 /* After the join of the workers' pieces (their writers are quiet): the
  * note of a single run's writer when the encoder padded or cropped an odd
  * size, from the written file output. */

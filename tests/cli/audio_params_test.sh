@@ -143,5 +143,16 @@ rc=$?
     grep -q "^omcti: .*cannot read the audio of '.*nope.mkv': No such file or directory$" "$T/err" &&
     ok || bad "join --audio-from a missing file: '$(cat "$T/err")', wanted one line with the reason"
 
+# --slowmo drops the audio with a note that names the file, as the other
+# notes do (it read "note: audio is dropped in slow motion"), in the single
+# run and with --workers alike
+ffmpeg -v error -y -f lavfi -i "testsrc2=s=64x48:r=25:d=0.4" -f lavfi -i "sine=d=0.4" \
+    -c:v ffv1 -c:a flac -shortest "$T/av.mkv"
+for w in "" "--workers 2"; do
+    "$OMCTI" -y -i "$T/av.mkv" -o "$T/slow.mkv" --slowmo 2 $w 2>"$T/err"; rc=$?
+    [ $rc -eq 0 ] && [ "$(grep -c "^omcti: note: '$T/av.mkv': its audio is dropped in slow motion (the output has none)$" "$T/err")" -eq 1 ] &&
+        ok || bad "--slowmo ${w:-(single run)}: exit $rc, no note naming the file: $(cat "$T/err")"
+done
+
 echo "audio_params_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
