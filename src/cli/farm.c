@@ -263,8 +263,15 @@ static int prepare(Farm *f)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "cannot open '%s': %s", f->input,
                          strerror(errno));
     if ((ret = absolute(f->output, f->out_abs, f->err, sizeof f->err)) < 0) return ret;
-    if ((ret = io_check_output(f->out_abs, f->in_abs, f->overwrite, f->err, sizeof f->err)) < 0)
-        return ret;
+    /* An output already there (a file, no -y) may be a finished run's of
+     * this farm: a rerun then says it is done (cli_farm()), once its
+     * workdir's pieces are checked, instead of "already exists". */
+    const int out_ret = io_check_output(f->out_abs, f->in_abs, f->overwrite, f->err,
+                                        sizeof f->err);
+    struct stat ost;
+    if (out_ret < 0 && (out_ret == OMCTI_ERR_INVALID || stat(f->out_abs, &ost) < 0 ||
+                        !S_ISREG(ost.st_mode)))
+        return out_ret;
     ssize_t len = readlink("/proc/self/exe", f->exe, sizeof f->exe - 1);
     if (len <= 0)
         return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot find the omcti "
@@ -291,6 +298,9 @@ static int prepare(Farm *f)
      * refused input leaves no workdir behind. */
     struct stat st;
     const int wd_exists = stat(wd, &st) == 0;
+    if (out_ret < 0 && !wd_exists)
+        return out_ret;   /* no workdir: not this farm's output */
+    f->out_exists = out_ret < 0;
     if (wd_exists && (ret = open_workdir(f, wd, 0)) < 0) return ret;
     if (!wd_exists) {
         /* the folder it will be made in: said now, not after the counting
@@ -403,6 +413,23 @@ int cli_farm(int argc, char **argv)
         farm_piece_path(f, i, p, sizeof p);
         farm_piece_key(f, i, key, sizeof key);
         if (!piece_sum_check(p, key, 1)) todo[n_todo++] = i;
+    }
+    if (f->out_exists) {
+        /* a rerun of a finished farm is no error; any other file under the
+         * output's name is left alone, as a single run leaves it */
+        if (farm_done(f, n_todo)) {
+            free(todo);
+            char out[1024], wd[1024];
+            printf("omcti: done already: '%s' (joined from its %d pieces in '%s', whose "
+                   "checksums match); nothing submitted (-y makes it again)\n",
+                   io_printable(f->out_abs, out, sizeof out), f->segments,
+                   io_printable(f->dir_abs, wd, sizeof wd));
+            goto out;
+        }
+        if ((ret = io_check_output(f->out_abs, f->in_abs, 0, f->err, sizeof f->err)) < 0) {
+            free(todo);
+            goto fail;
+        }
     }
     char seg_script[PATH_MAX + 32], join_script[PATH_MAX + 32];
     if ((ret = farm_write_script(f, "segment.sh", 0, seg_script, sizeof seg_script)) < 0 ||

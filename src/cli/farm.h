@@ -27,6 +27,8 @@ typedef struct Farm {
     const char *ext;
     int64_t n;
     VideoOrigin origin;        /* segment_index_origin()                   */
+    int out_exists;            /* the output is there, without -y: maybe
+                                  this farm's own, finished (farm_done()) */
     char err[2048];
 } Farm;
 
@@ -71,6 +73,11 @@ int farm_workdir_file_commit(Farm *f, FILE *s, const char *tmp, const char *path
  * queued or running (an error in f->err naming them). */
 int farm_jobs_write(Farm *f, long array_id, long join_id);
 int farm_jobs_check(Farm *f);
+
+/* Whether the output that was there without -y (f->out_exists) is this
+ * farm's own, finished: every piece's checksum matches (n_todo pieces to
+ * convert: none) and the output is not older than any piece. */
+int farm_done(const Farm *f, int n_todo);
 
 /* Whether a job (or any task of an array) is still queued or running: 1 or
  * 0, -1 when Slurm did not answer (squeue). */

@@ -102,3 +102,21 @@ int farm_jobs_check(Farm *f)
                      "farm again", active[0], active[1], f->dir_abs, active[0], active[1],
                      active[0], active[1]);
 }
+
+/* The output's time against the pieces': the join wrote it after them;
+ * a file written there before them, or another one since a piece was
+ * remade, is not this farm's result. */
+int farm_done(const Farm *f, int n_todo)
+{
+    struct stat out, st;
+    if (n_todo || stat(f->out_abs, &out) < 0)
+        return 0;
+    for (int i = 0; i < f->segments; i++) {
+        char p[PATH_MAX + 32];
+        farm_piece_path(f, i, p, sizeof p);
+        if (stat(p, &st) < 0 || st.st_mtim.tv_sec > out.st_mtim.tv_sec ||
+            (st.st_mtim.tv_sec == out.st_mtim.tv_sec && st.st_mtim.tv_nsec > out.st_mtim.tv_nsec))
+            return 0;
+    }
+    return 1;
+}

@@ -55,6 +55,21 @@ expect "a segment's log ends with its summary" "tail -n 1 '$T/w1/logs/seg-1.log'
 # environment sbatch passes on, not the program beside it
 expect "the jobs run the launcher" "grep -q \"^exec '[^']*/omcti' \" '$T/w1/segment.sh' && grep -q \"^exec '[^']*/omcti' join\" '$T/w1/join.sh'"
 
+# 1b. the rerun of a finished farm says it is done and where (it said
+# "output ... already exists (use -y to overwrite)", exit 1): exit 0,
+# nothing submitted, the output untouched; a file under the output's name
+# older than the pieces is not the farm's result, and is still refused
+cp -p "$T/out.$EXT" "$T/out.keep"
+"${FARM[@]}" -o "$T/out.$EXT" --workdir "$T/w1" >"$T/out" 2>"$T/err"; rc=$?
+expect "a finished farm's rerun exits 0" "[ $rc -eq 0 ] || { cat '$T/out' '$T/err' >&2; false; }"
+expect "a finished farm's rerun says it is done" "grep -q \"^omcti: done already: '$T/out.$EXT' (joined from its 4 pieces in '.*w1', whose checksums match); nothing submitted\" '$T/out' && ! grep -q 'already exists' '$T/err' || { cat '$T/out' '$T/err' >&2; false; }"
+expect "a finished farm's rerun submits nothing" "! grep -q 'job' '$T/out'"
+expect "a finished farm's rerun leaves the output" "cmp -s '$T/out.$EXT' '$T/out.keep'"
+touch -d '2001-01-01' "$T/out.$EXT"
+"${FARM[@]}" -o "$T/out.$EXT" --workdir "$T/w1" >"$T/out" 2>"$T/err"; rc=$?
+expect "an older file under the output's name: still refused" "[ $rc -eq 1 ] && grep -q \"^omcti: output '$T/out.$EXT' already exists (use -y to overwrite)\" '$T/err' && [ ! -s '$T/out' ] || { cat '$T/out' '$T/err' >&2; false; }"
+rm -f "$T/out.keep"
+
 # 2. segment 2 fails: no output, one line naming segment 2 and its log
 # (a natural failure of segment 2 only: its piece's name is taken by a folder)
 mkdir -p "$T/w2/piece-0002.$EXT"
