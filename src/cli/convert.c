@@ -172,7 +172,8 @@ static int open_output(Converter *c, const Timeline *tl)
  * --factor makes of the input's rate storable (every container keeps two
  * 31-bit terms): an input whose rate is too high for that is the input's
  * fault (exit 1), and named so, not the output. */
-int convert_check_rates(const CliOptions *o, const Timeline *tl, char *err, size_t errlen)
+int convert_check_rates(const CliOptions *o, const Timeline *tl, const VideoInfo *info,
+                        char *err, size_t errlen)
 {
     Rational most = rational_mul(tl->in_fps, rational_make(CLI_MAX_FACTOR, 1));
     const Rational floor_cap = rational_make(CLI_MIN_FPS_CAP, 1);
@@ -199,7 +200,20 @@ int convert_check_rates(const CliOptions *o, const Timeline *tl, char *err, size
     /* the output container's time unit: refused here, before anything is
      * written (a FIFO's reader would get a header and nothing more) or a
      * counting pass, a farm's jobs are queued, as the writer refuses */
-    return io_check_output_timing(o->output, tl->out_fps, err, errlen);
+    const int ret = io_check_output_timing(o->output, tl->out_fps, err, errlen);
+    if (ret < 0 && info->untimed) {
+        /* Its rate is the time base's guess (1000 fps of Matroska's 1 ms):
+         * the output's refusal would blame the container for the input's
+         * fault. omcti has no option that sets an input's rate. */
+        char name[1024];
+        io_printable(o->input, name, sizeof name);
+        return set_error(err, errlen, OMCTI_ERR_FORMAT,
+                         "'%s': its timestamps do not advance and it states no frame rate, so "
+                         "its timing is unknown (give it a rate first, e.g. ffmpeg -r 25 -i "
+                         "'%s' -c:v ffv1 timed.mkv)", name, strchr(o->input, '\'') ? "INPUT" :
+                         name);
+    }
+    return ret;
 }
 
 static int run(Converter *c)
@@ -219,7 +233,7 @@ static int run(Converter *c)
         return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
                          "'%s': the frame rate %lld/%lld is unusable", c->opt->input,
                          (long long)info->fps.num, (long long)info->fps.den);
-    if ((ret = convert_check_rates(c->opt, &tl, c->err, sizeof c->err)) < 0)
+    if ((ret = convert_check_rates(c->opt, &tl, info, c->err, sizeof c->err)) < 0)
         return ret;
     char name[1024];
     io_printable(c->opt->input, name, sizeof name);
@@ -441,7 +455,7 @@ static int prepare_index(Job *j)
         ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT,
                         "'%s': the frame rate %lld/%lld is unusable", o->input,
                         (long long)info->fps.num, (long long)info->fps.den);
-    } else if ((ret = convert_check_rates(o, &j->tl, j->err, sizeof j->err)) < 0) {
+    } else if ((ret = convert_check_rates(o, &j->tl, info, j->err, sizeof j->err)) < 0) {
         /* (refused before the counting pass, as the single run refuses
          * before it writes a frame) */
     } else if (o->index_path) {

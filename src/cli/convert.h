@@ -95,8 +95,11 @@ int convert_workers(Job *j, const char *output, int copy_audio);
 /* The output rate of tl for options o, once the input is open: --fps
  * within its limit (exit 2), a --factor rate that fits 31 bits (the
  * input's error), and one the output container's time unit tells apart
- * (io_check_output_timing(), exit 2: the output's name chose it). The single run, the workers and farm check
+ * (io_check_output_timing(), exit 2: the output's name chose it), unless
+ * the input's rate is only a guess (info->untimed: its timestamps do not
+ * advance), which is the input's error (exit 1). The single run, the workers and farm check
  * it before anything is written or queued. */
-int convert_check_rates(const CliOptions *o, const Timeline *tl, char *err, size_t errlen);
+int convert_check_rates(const CliOptions *o, const Timeline *tl, const VideoInfo *info,
+                        char *err, size_t errlen);
 
 #endif

@@ -338,7 +338,7 @@ static int prepare(Farm *f)
                          "unusable", f->input);
     }
     /* the tasks' own checks, before the counting pass and the queue */
-    if ((ret = convert_check_rates(&f->opt, &tl, f->err, sizeof f->err)) < 0) {
+    if ((ret = convert_check_rates(&f->opt, &tl, info, f->err, sizeof f->err)) < 0) {
         video_reader_close(&r);
         return ret;
     }

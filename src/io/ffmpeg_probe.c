@@ -139,8 +139,10 @@ static AVRational pick_fps(AVFormatContext *fmt, AVStream *st, int *vfr)
  * packets that share it, or after pictures whose timestamps go back: a
  * file of ten pictures at one time read as one, pictures lost unsaid).
  * Returns 0/1 when unknown (too few packets), -1/1 on an unseekable input,
- * which cannot be read twice. */
-static AVRational scan_average_fps(AVFormatContext *fmt, int stream)
+ * which cannot be read twice; *stuck is set when two or more packets all
+ * have one timestamp (the rate is then FFmpeg's guess from the time base:
+ * Matroska's 1 ms gives 1000 fps). */
+static AVRational scan_average_fps(AVFormatContext *fmt, int stream, int *stuck)
 {
     AVRational none = { 0, 1 };
     if (!fmt->pb || !(fmt->pb->seekable & AVIO_SEEKABLE_NORMAL))
@@ -158,6 +160,7 @@ static AVRational scan_average_fps(AVFormatContext *fmt, int stream)
         av_packet_unref(pkt);
     }
     av_packet_free(&pkt);
+    *stuck = n >= 2 && hi <= lo;
     if (n < 2 || hi <= lo)
         return none;
     AVRational span = av_mul_q((AVRational){ (int)FFMIN(hi - lo, INT_MAX), 1 }, st->time_base);
@@ -385,8 +388,10 @@ static int open_decoder(FFReader *p, const char *path, int has_audio, char *err,
 }
 
 /* The VideoInfo from the stream and the first decoded picture (p->frame).
- * scanned: the rate measured from the packets, or 0/1. */
-static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int has_audio)
+ * scanned: the rate measured from the packets, or 0/1; stuck: no rate
+ * stated and the timestamps do not advance (scan_average_fps()). */
+static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int stuck,
+                      int has_audio)
 {
     const AVStream *st = p->fmt->streams[p->stream];
     const AVCodecParameters *par = st->codecpar;
@@ -409,6 +414,7 @@ static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int 
         vi->vfr = 1;
     vi->fps.num = fps.num;
     vi->fps.den = fps.den;
+    vi->untimed = stuck;
     if (valid_q(st->time_base)) {
         vi->time_base.num = st->time_base.num;
         vi->time_base.den = st->time_base.den;
@@ -518,8 +524,9 @@ int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, 
     }
 
     AVRational scanned = { 0, 1 };
+    int stuck = 0;
     if (!valid_q(p->fmt->streams[p->stream]->avg_frame_rate)) {
-        scanned = scan_average_fps(p->fmt, p->stream);
+        scanned = scan_average_fps(p->fmt, p->stream, &stuck);
         if (scanned.num < 0)
             scanned = (AVRational){ 0, 1 };   /* a pipe: read once, as it comes */
         else if ((ret = ffdec_reopen_demuxer(p, path, cancel, err, errlen)) < 0) {
@@ -582,7 +589,7 @@ int ff_reader_open(VideoReader **out, const char *path, const IoCancel *cancel, 
         return ret;
     }
     p->work_fmt = ffio_working_format(p->frame->format);
-    fill_info(&r->info, p, scanned, has_audio);
+    fill_info(&r->info, p, scanned, stuck, has_audio);
     *out = r;
     return 0;
 }

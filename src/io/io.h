@@ -22,6 +22,8 @@ typedef struct VideoInfo {
     int64_t nb_frames;       /* best guess, -1 when unknown                */
     int has_audio;           /* an audio stream exists                     */
     int vfr;                 /* variable frame rate suspected              */
+    int untimed;             /* no rate stated and the timestamps do not
+                                advance: fps is a guess (the time base's) */
     char pix_fmt[32];        /* the source's pixel format name             */
     int converted;           /* frames are converted to 8-bit 4:2:0        */
     char interlace;          /* y4m 'p', 't', 'b', 'm'; '?' unknown        */

@@ -128,6 +128,15 @@ open(sys.argv[2], "wb").write(d)
 PY
     refused "an AVI at 131096 fps to .mkv" 2 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 262192 fps" "$T/out.mkv" "$OMCTI" -i "$T/fast.avi"
     refused "an AVI at 131096 fps to .mkv, --workers 2" 2 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 262192 fps" "$T/out.mkv" "$OMCTI" -i "$T/fast.avi" --workers 2
+    # a Matroska file whose pictures share one timestamp and which states no
+    # rate: its rate is the 1 ms time base's guess, 1000 fps; doubled into
+    # .mkv the refusal blamed the output ("too coarse for 2000 fps"), the
+    # input has no usable timing (exit 1, as the input's other faults)
+    # (two sources concatenated: the rate of neither is stated)
+    ffmpeg -v error -y -f lavfi -i "testsrc2=s=64x48:r=25:d=0.2" -f lavfi -i "testsrc2=s=64x48:r=10:d=0.2" \
+        -filter_complex "[0][1]concat=n=2:v=1,setpts=0" -fps_mode passthrough -c:v ffv1 -g 1 "$T/eq.mkv"
+    refused "pictures at one time, no rate stated, to .mkv" 1 "'$T/eq.mkv': its timestamps do not advance and it states no frame rate, so its timing is unknown (give it a rate first, e.g. ffmpeg -r 25 -i '$T/eq.mkv' -c:v ffv1 timed.mkv)$" "$T/out.mkv" "$OMCTI" -i "$T/eq.mkv"
+    refused "pictures at one time, no rate stated, to .mkv, --workers 2" 1 "'$T/eq.mkv': its timestamps do not advance" "$T/out.mkv" "$OMCTI" -i "$T/eq.mkv" --workers 2
     # a frame longer than MP4's 2^31 - 1 ticks (was "the mp4 muxer refused it")
     refused "--fps 1/1000000 to .mp4" 2 "MP4 stores a frame's duration in at most 2^31 - 1 steps" "$T/out.mp4" "$OMCTI" -i "$T/in.y4m" --fps 1/1000000
     refused "--fps 1/1000000 to .mp4, --workers 2" 2 "MP4 stores a frame's duration in at most 2^31 - 1 steps" "$T/out.mp4" "$OMCTI" -i "$T/in.y4m" --fps 1/1000000 --workers 2
