@@ -198,7 +198,7 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
          * all its audio and subtitles, and fail the join). */
         if (type == AVMEDIA_TYPE_AUDIO && !audio_has_parameters(is->codecpar)) {
             if (!quiet)
-                fprintf(stderr, "omcti: notice: '%s': the input's audio stream %u (%s) has no "
+                fprintf(stderr, "omcti: note: '%s': the input's audio stream %u (%s) has no "
                         "sample rate or channel count (it carries no packets?); audio stream "
                         "%u dropped\n", io_printable(out_path, name, sizeof name), i,
                         avcodec_get_name(id), i);
@@ -209,7 +209,7 @@ int ffaudio_add_streams(FFAudioCopy *p, AVFormatContext *oc, const AVOutputForma
         if (type == AVMEDIA_TYPE_SUBTITLE ? avformat_query_codec(of, id, FF_COMPLIANCE_NORMAL) != 1
                                           : ffmux_refuses(of, type, id)) {
             if (!quiet)
-                fprintf(stderr, "omcti: notice: '%s': the %s container cannot hold %s "
+                fprintf(stderr, "omcti: note: '%s': the %s container cannot hold %s "
                         "%s; %s stream %u dropped%s\n",
                         io_printable(out_path, name, sizeof name), of->name,
                         avcodec_get_name(is->codecpar->codec_id), kind, kind, i, keep_hint(of));
@@ -267,7 +267,7 @@ int ffaudio_refused(const FFAudioCopy *p, const AVOutputFormat *of, const char *
                                                                 : " (use .mkv to keep them)";
     char name[1024];
     if (!quiet)
-        fprintf(stderr, "omcti: notice: '%s': the %s container refused the %s; %s "
+        fprintf(stderr, "omcti: note: '%s': the %s container refused the %s; %s "
                 "dropped%s\n", io_printable(out_path, name, sizeof name), of->name, what,
                 what, hint);
     return 1;

@@ -65,10 +65,11 @@ same_three() {
         [ -f "$o-$w.$ext" ] || continue   # (its failure is counted above)
         local got; got=$(layout "$o-$w.$ext")
         [ "$got" = "$plain" ] && ok || bad "$name: $w keeps '$got', the plain run '$plain'"
-        # the notes, with the output's name taken out
+        # the notes on the output's streams (they were "notice:" before
+        # 2026-11-28, a word of their own), with the output's name taken out
         local a b
-        a=$(grep notice "$o-plain.err" | sed "s|'[^']*-plain\.$ext'|OUT|")
-        b=$(grep notice "$o-$w.err" | sed "s|'[^']*-$w\.$ext'|OUT|")
+        a=$(grep "^omcti: note: '[^']*': the .*\(audio stream\|container\)" "$o-plain.err" | sed "s|'[^']*-plain\.$ext'|OUT|")
+        b=$(grep "^omcti: note: '[^']*': the .*\(audio stream\|container\)" "$o-$w.err" | sed "s|'[^']*-$w\.$ext'|OUT|")
         [ "$a" = "$b" ] && ok || bad "$name: $w notes '$b', the plain run's '$a'"
     done
 }
@@ -94,7 +95,7 @@ for ext in mkv mp4; do
     [ "$(echo "$v" | grep -o ',video' | wc -l)" -eq 1 ] &&
         [ "$(echo "$v" | grep -o ',audio' | wc -l)" -eq 1 ] && ok ||
         bad "$ext: wanted the video and one audio stream, got '$v'"
-    grep -q "^omcti: notice: .*audio stream 1 (mp3) has no sample rate or channel count.*; audio stream 1 dropped" \
+    grep -q "^omcti: note: .*audio stream 1 (mp3) has no sample rate or channel count.*; audio stream 1 dropped" \
         "$T/empty-pid-$ext-plain.err" && ok ||
         bad "$ext: no notice for the empty audio stream: $(cat "$T/empty-pid-$ext-plain.err")"
 done
@@ -105,7 +106,7 @@ if ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=24:duration=1 -f lavfi -
         -c:v mpeg4 -c:a truehd -strict -2 "$T/truehd.mkv" 2>/dev/null; then
     same_three truehd-mp4 "$T/truehd.mkv" mp4
     # (the notes are compared above; that the plain run gives one at all:)
-    grep -q "^omcti: notice: .*the mp4 container refused the audio; audio dropped" \
+    grep -q "^omcti: note: .*the mp4 container refused the audio; audio dropped" \
         "$T/truehd-mp4-plain.err" && ok ||
         bad "truehd-mp4: no notice of the refused audio: $(cat "$T/truehd-mp4-plain.err")"
     # subtitles in the refused header are dropped with the audio, and the
@@ -114,7 +115,7 @@ if ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=24:duration=1 -f lavfi -
             -i "$T/sub.srt" -map 0 -map 1 -map 2 -c:v mpeg4 -c:a truehd -c:s mov_text -strict -2 \
             "$T/truehd-sub.mp4"; then
         same_three truehd-sub-mp4 "$T/truehd-sub.mp4" mp4 "h264,video "
-        grep -q "^omcti: notice: .*the mp4 container refused the audio and subtitles; audio and subtitles dropped" \
+        grep -q "^omcti: note: .*the mp4 container refused the audio and subtitles; audio and subtitles dropped" \
             "$T/truehd-sub-mp4-plain.err" && ok ||
             bad "truehd-sub-mp4: the notice does not name the subtitles: $(cat "$T/truehd-sub-mp4-plain.err")"
     else
@@ -128,7 +129,7 @@ fi
 if ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=24:duration=1 -i "$T/sub.srt" \
         -c:v mpeg4 -c:s mov_text "$T/sub.mov" 2>/dev/null; then
     "$OMCTI" -y -i "$T/sub.mov" -o "$T/sub.psp" 2>"$T/err"; rc=$?
-    [ $rc -eq 1 ] && grep -q "^omcti: notice: .*the psp container refused the subtitles; subtitles dropped" "$T/err" &&
+    [ $rc -eq 1 ] && grep -q "^omcti: note: .*the psp container refused the subtitles; subtitles dropped" "$T/err" &&
         ok || bad "subtitles into .psp: exit $rc, the notice does not name the subtitles: $(cat "$T/err")"
 else
     bad "ffmpeg cannot write mov_text into .mov"
