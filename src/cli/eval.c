@@ -310,7 +310,11 @@ int cli_eval(int argc, char **argv)
         if (!path) return cli_error(EXIT_FAILURE_RUN, "out of memory");
         const int same = io_check_output(o.plot, path, o.overwrite, cerr, sizeof cerr);
         free(path);
-        if (same < 0) return cli_error(EXIT_FAILURE_RUN, "eval: %s", cerr);
+        /* (the plot onto an input is the command line's error, exit 2, as
+         * the conversion's -o onto its input) */
+        if (same < 0)
+            return cli_error(same == OMCTI_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE_RUN,
+                             "eval: %s", cerr);
     }
     if (o.plot && (ret = plot_open(&pf, o.plot, o.input, o.overwrite)) != 0) return ret;
 

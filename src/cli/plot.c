@@ -59,9 +59,10 @@ int plot_open(PlotFile *pf, const char *plot, const char *input, int overwrite)
      * socket, not a link to nothing, nothing existing without -y; and
      * whether the name is a FIFO or a character device, written in place
      * (a file renamed over it would replace the node, /dev/null for all). */
-    if (io_check_output(plot, input, overwrite, err, sizeof err) < 0 ||
-        io_check_existing(plot, overwrite, &pf->in_place, err, sizeof err) < 0)
-        return cli_error(EXIT_FAILURE_RUN, "eval: %s", err);
+    int ret = io_check_output(plot, input, overwrite, err, sizeof err);
+    if (ret == 0) ret = io_check_existing(plot, overwrite, &pf->in_place, err, sizeof err);
+    if (ret < 0)   /* onto the input: the command line's error, as -o onto it */
+        return cli_error(ret == OMCTI_ERR_INVALID ? EXIT_USAGE : EXIT_FAILURE_RUN, "eval: %s", err);
     if (pf->in_place) {
         /* The node is opened only at the end (a FIFO's open waits for its
          * reader, which must not hold up the run), so its permission is

@@ -119,7 +119,7 @@ if [ $have_plot = 1 ]; then
     cp "$T/six.y4m" "$P/cmp.y4m"
     for name in "$P/cmp.y4m" "$P/cmp.y4m=theirs"; do
         plot "$P/cmp.y4m" -y --compare "$name"; rc=$?
-        [ $rc -eq 1 ] && cmp -s "$T/six.y4m" "$P/cmp.y4m" && ok ||
+        [ $rc -eq 2 ] && cmp -s "$T/six.y4m" "$P/cmp.y4m" && ok ||
             bad "--plot onto the --compare file ($name): exit $rc, the file $(head -c 9 "$P/cmp.y4m")"
         one_line "--plot onto the --compare file" "eval: output '$P/cmp.y4m' is also an input ('$P/cmp.y4m')"
     done
