@@ -419,7 +419,7 @@ int cli_bench(int argc, char **argv)
                 "--block", "--range", "--method", NULL,
             };
             char hint[64];
-            return cli_error(EXIT_USAGE, "bench: unknown option '%s'%s (omcti bench --help)",
+            return cli_error(EXIT_USAGE, "bench: unknown option '%s'%s (see omcti bench --help)",
                              argv[i], cli_did_you_mean(argv[i], all, hint, sizeof hint));
         }
     }

@@ -10,7 +10,6 @@
  * --compare FILE scores another tool's up-conversion of the even pictures
  * (e.g. FFmpeg's minterpolate, docs/minterpolate_eval.sh): its odd pictures
  * are compared with the same originals and the same metrics. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,16 +90,6 @@ static int picbuf_alloc(PicBuf *b, int w, int h)
     return 0;
 }
 
-static int eval_int(const char *s, int lo, int hi, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 /* 0: run; -1: --help printed; > 0: exit code of a usage error. */
 static int parse_args(int argc, char **argv, EvalOptions *o)
 {
@@ -161,12 +150,14 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
             for (size_t k = 0; k < sizeof flags / sizeof *flags; k++) all[n++] = flags[k];
             all[n] = NULL;
             char hint[64];
-            return cli_error(EXIT_USAGE, "eval: unknown option '%s'%s (omcti eval --help)",
+            return cli_error(EXIT_USAGE, "eval: unknown option '%s'%s (see omcti eval --help)",
                              argv[i], cli_did_you_mean(argv[i], all, hint, sizeof hint));
         }
         if (!eq && i + 1 >= argc)
             return cli_error(EXIT_USAGE, "eval: option %s needs a value", a);
         const char *v = eq ? eq + 1 : argv[++i];
+        /* values in the conversion's words (parse_int()), "eval: " before */
+        char err[256];
         if (!strcmp(a, "-i") || !strcmp(a, "--input")) o->input = v;
         else if (!strcmp(a, "--methods") || !strcmp(a, "--method"))
             snprintf(o->methods, sizeof o->methods, "%s", v);
@@ -175,33 +166,36 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
         else if (!strcmp(a, "--compare")) o->compare = v;
         else if (!strcmp(a, "--engine")) {
             if (strcmp(v, "auto") && strcmp(v, "cpu") && strcmp(v, "cuda"))
-                return cli_error(EXIT_USAGE, "eval: unknown engine '%s' (auto, cpu, cuda)", v);
+                return cli_error(EXIT_USAGE, "eval: --engine: unknown engine '%s' (auto, cpu, "
+                                 "cuda)", v);
             o->engine = v;
         }
         else if (!strcmp(a, "--frames")) {
-            if (eval_int(v, 3, 1 << 30, &o->frames) < 0)
-                return cli_error(EXIT_USAGE, "eval: --frames needs an integer >= 3, not '%s'", v);
+            if (parse_int("--frames", v, 3, 1 << 30, &o->frames, err, sizeof err) < 0)
+                return cli_usage_error("eval", err);
         } else if (!strcmp(a, "--block")) {
-            if (eval_int(v, 8, 32, &o->block) < 0 || (o->block != 8 && o->block != 16 &&
-                                                        o->block != 32))
-                return cli_error(EXIT_USAGE, "eval: --block must be 8, 16 or 32, not '%s'", v);
+            if (parse_int("--block", v, 8, 32, &o->block, err, sizeof err) < 0)
+                return cli_usage_error("eval", err);
+            if (o->block != 8 && o->block != 16 && o->block != 32)
+                return cli_error(EXIT_USAGE, "eval: --block: %d is not 8, 16 or 32", o->block);
         } else if (!strcmp(a, "--range")) {
-            if (eval_int(v, 1, 64, &o->range) < 0)
-                return cli_error(EXIT_USAGE, "eval: --range must be 1..64, not '%s'", v);
+            if (parse_int("--range", v, 1, 64, &o->range, err, sizeof err) < 0)
+                return cli_usage_error("eval", err);
         } else if (!strcmp(a, "--threads")) {
-            if (eval_int(v, 1, 1024, &o->threads) < 0)
-                return cli_error(EXIT_USAGE, "eval: --threads must be 1..1024, not '%s'", v);
+            if (parse_int("--threads", v, 1, 1024, &o->threads, err, sizeof err) < 0)
+                return cli_usage_error("eval", err);
         } else if (!strcmp(a, "--scd")) {
             if (!strcmp(v, "none")) o->scd = OMCTI_SCD_NONE;
             else if (!strcmp(v, "auto")) o->scd = OMCTI_SCD_AUTO;
-            else return cli_error(EXIT_USAGE, "eval: --scd must be none or auto, not '%s'", v);
+            else return cli_error(EXIT_USAGE, "eval: --scd: '%s' is not none or auto", v);
         } else if (!strcmp(a, "--scd-threshold")) {
             char *end;
             o->scd_threshold = strtod(v, &end);
             if (end == v || *end || !(o->scd_threshold > 0))
-                return cli_error(EXIT_USAGE, "eval: --scd-threshold must be > 0, not '%s'", v);
+                return cli_error(EXIT_USAGE, "eval: --scd-threshold: '%s' is not a number above 0",
+                                 v);
         } else {
-            return cli_error(EXIT_USAGE, "eval: unknown option '%s' (omcti eval --help)", a);
+            return cli_error(EXIT_USAGE, "eval: unknown option '%s' (see omcti eval --help)", a);
         }
     }
     if (o->overwrite && o->never_overwrite)
@@ -243,13 +237,15 @@ static int add_runs(EvalOptions *o, EvalRun *runs, int *nruns)
     for (char *sm = NULL, *m = strtok_r(methods, ",", &sm); m; m = strtok_r(NULL, ",", &sm)) {
         const int mi = omcti_method_from_name(m);
         if (mi < 0)
-            return cli_error(EXIT_USAGE, "eval: unknown method '%s' (omcti, mcti, blend, repeat)", m);
+            return cli_error(EXIT_USAGE, "eval: --methods: unknown method '%s' (omcti, mcti, "
+                             "blend, repeat)", m);
         const int motion = mi == OMCTI_METHOD_OMCTI || mi == OMCTI_METHOD_MCTI;
         snprintf(searches, sizeof searches, "%s", o->searches);
         for (char *ss = NULL, *s = strtok_r(searches, ",", &ss); s; s = strtok_r(NULL, ",", &ss)) {
             const int si = omcti_search_from_name(s);
             if (si < 0)
-                return cli_error(EXIT_USAGE, "eval: unknown search '%s' (full, diamond)", s);
+                return cli_error(EXIT_USAGE, "eval: --search: unknown search '%s' (full, diamond)",
+                                 s);
             if (*nruns >= EVAL_MAX_RUNS)
                 return cli_error(EXIT_USAGE, "eval: too many method x search combinations");
             EvalRun *r = &runs[(*nruns)++];

@@ -74,13 +74,13 @@ row "--segment on a FIFO (not waited on)" 2 "--segment needs an input file it ca
 row "eval --methods ''"     2 "no method to score"   "$OMCTI" eval -i "$T/in.y4m" --methods ''
 row "eval, an unknown option last" 2 "eval: unknown option '--bogus'" "$OMCTI" eval -i "$T/in.y4m" --bogus
 row "eval --compare =x"     2 "eval: --compare needs a file (FILE or FILE=NAME), not '=x'" "$OMCTI" eval -i "$T/in.y4m" --compare =x
-row "eval --block 12"       2 "eval: --block must be 8, 16 or 32" "$OMCTI" eval -i "$T/in.y4m" --block 12
-row "eval --engine bogus"   2 "eval: unknown engine 'bogus'" "$OMCTI" eval -i "$T/in.y4m" --engine bogus
+row "eval --block 12"       2 "eval: --block: 12 is not 8, 16 or 32$" "$OMCTI" eval -i "$T/in.y4m" --block 12
+row "eval --engine bogus"   2 "eval: --engine: unknown engine 'bogus' (auto, cpu, cuda)$" "$OMCTI" eval -i "$T/in.y4m" --engine bogus
 # --opt=VALUE, as the conversion takes it (it was "unknown option")
 row "eval, a clip of 1 frame" 1 "eval: '$T/one.y4m' has 1 frame; eval needs at least 3" "$OMCTI" eval -i "$T/one.y4m"
-row "eval --frames=2"      2 "eval: --frames needs an integer >= 3, not '2'" "$OMCTI" eval -i "$T/in.y4m" --frames=2
+row "eval --frames=2"      2 "eval: --frames: 2 is out of range (3..1073741824)$" "$OMCTI" eval -i "$T/in.y4m" --frames=2
 row "eval --methods=blend --frames=5" 0 "" "$OMCTI" eval -i "$T/in.y4m" --methods=blend --frames=5
-row "eval --threads 0 (as convert)" 2 "eval: --threads must be 1..1024" "$OMCTI" eval -i "$T/in.y4m" --threads 0
+row "eval --threads 0 (as convert)" 2 "eval: --threads: 0 is out of range (1..1024)$" "$OMCTI" eval -i "$T/in.y4m" --threads 0
 row "stdin a directory"    1 "Is a directory"       sh -c '"$1" -i - -o "$2" < "$3"' sh "$OMCTI" "$T/out.y4m" "$T"
 # the index of --workers and --segment refuses it as the whole run does
 # (it stopped before the cut frame, and the run succeeded with fewer frames)
@@ -216,8 +216,8 @@ row "unknown option"       2 "unknown option"   "$OMCTI" -i "$T/in.y4m" -o "$T/o
 # conversion's: a misspelt --segments said "--segments N is required")
 row "a typo of --fps"      2 "unknown option '--fsp'; did you mean '--fps'? (see omcti --help)" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --fsp 50
 row "FFmpeg's -r"          2 "unknown option '-r'; did you mean '--fps'?" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" -r 50
-row "eval, a typo"         2 "eval: unknown option '--methdos'; did you mean '--methods'?" "$OMCTI" eval -i "$T/in.y4m" --methdos blend
-row "bench, a typo"        2 "bench: unknown option '--thread'; did you mean '--threads'?" "$OMCTI" bench -i "$T/in.y4m" --thread 1
+row "eval, a typo"         2 "eval: unknown option '--methdos'; did you mean '--methods'? (see omcti eval --help)$" "$OMCTI" eval -i "$T/in.y4m" --methdos blend
+row "bench, a typo"        2 "bench: unknown option '--thread'; did you mean '--threads'? (see omcti bench --help)$" "$OMCTI" bench -i "$T/in.y4m" --thread 1
 row "join, a typo"         2 "join: unknown option '--audio-form'; did you mean '--audio-from'?" "$OMCTI" join -o "$T/out.y4m" --audio-form "$T/in.y4m" "$T/in.y4m"
 row "farm, a typo of its own option" 2 "farm: unknown option '--segmnets'; did you mean '--segments'? (see omcti farm --help)" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segmnets 2
 # never one the farm sets itself ("--segmnt" was "did you mean '--segment'?", then refused)
