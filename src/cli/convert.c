@@ -216,6 +216,12 @@ int convert_check_rates(const CliOptions *o, const Timeline *tl, const VideoInfo
     return ret;
 }
 
+int convert_too_few_frames(const char *input, int64_t n, char *err, size_t errlen)
+{
+    return set_error(err, errlen, OMCTI_ERR_FORMAT, n ? "'%s' has only one video frame; at "
+                     "least two are needed" : "'%s' has no video frames", input);
+}
+
 static int run(Converter *c)
 {
     int ret = video_reader_open_cancel(&c->in, c->opt->input, &cli_cancel, c->err,
@@ -275,10 +281,7 @@ static int run(Converter *c)
     for (int k = 0; k < 2; k++) {
         if ((ret = feed(c)) < 0) return ret;
         if (ret == 0)
-            return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
-                             c->have ? "'%s' has only one video frame; at least two are needed"
-                                     : "'%s' has no video frames",
-                             c->opt->input);
+            return convert_too_few_frames(c->opt->input, c->have, c->err, sizeof c->err);
     }
     if ((ret = open_output(c, &tl)) < 0) return ret;
     if ((ret = async_writer_start(&c->writer, c->out, info->width, info->height, 4,
@@ -496,9 +499,7 @@ static int prepare_index(Job *j)
     }
     j->have_ix = 1;
     if (j->n < 2)
-        return set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT, j->n ?
-                         "'%s' has only one video frame; at least two are needed" :
-                         "'%s' has no video frames", o->input);
+        return convert_too_few_frames(o->input, j->n, j->err, sizeof j->err);
     return 0;
 }
 

@@ -99,6 +99,11 @@ int convert_workers(Job *j, const char *output, int copy_audio);
  * the input's rate is only a guess (info->untimed: its timestamps do not
  * advance), which is the input's error (exit 1). The single run, the workers and farm check
  * it before anything is written or queued. */
+/* An input of n < 2 pictures, in the one wording of the single run, the
+ * workers, --segment and farm: "'IN' has only one video frame; at least two
+ * are needed" or "'IN' has no video frames"; OMCTI_ERR_FORMAT. */
+int convert_too_few_frames(const char *input, int64_t n, char *err, size_t errlen);
+
 int convert_check_rates(const CliOptions *o, const Timeline *tl, const VideoInfo *info,
                         char *err, size_t errlen);
 

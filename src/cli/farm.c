@@ -333,9 +333,11 @@ static int prepare(Farm *f)
     Timeline tl;
     const VideoInfo *info = video_reader_info(r);
     if (timeline_init(&tl, info->fps, f->opt.mode, f->opt.factor, f->opt.fps) < 0) {
-        video_reader_close(&r);
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s': the frame rate is "
-                         "unusable", f->input);
+        ret = set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s': the frame rate "
+                        "%lld/%lld is unusable", f->input, (long long)info->fps.num,
+                        (long long)info->fps.den);
+        video_reader_close(&r);   /* (info is the reader's) */
+        return ret;
     }
     /* the tasks' own checks, before the counting pass and the queue */
     if ((ret = convert_check_rates(&f->opt, &tl, info, f->err, sizeof f->err)) < 0) {
@@ -372,8 +374,7 @@ static int prepare(Farm *f)
     if (ret == OMCTI_ERR_NOMEM)
         ret = set_error(f->err, sizeof f->err, OMCTI_ERR_NOMEM, "out of memory");
     else if (ret == 0 && f->n < 2)
-        ret = set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s' has fewer than two "
-                        "video frames", f->input);
+        ret = convert_too_few_frames(f->input, f->n, f->err, sizeof f->err);
     if (ret == 0)
         ret = segment_check(&tl, f->n, f->segments, f->input, f->err, sizeof f->err);
     /* The input passed: the workdir is made now, and the index saved in it. */

@@ -297,7 +297,8 @@ row "farm: --sbatch of 4096 bytes" 2 "farm: --sbatch is too long (1 word, 4096 b
 row "farm: a frame rate past 31 bits" 1 "'$T/fast.y4m': the frame rate 1000000000/1 is too high to multiply by 3 exactly" \
     "$OMCTI" farm -i "$T/fast.y4m" -o "$T/out.y4m" --segments 2 --factor 3
 rm -rf "$T/out.y4m.omcti-farm"   # (where it failed: the rows below do not see it)
-row "farm: one frame, --workdir" 1 "'$T/one.y4m' has fewer than two video frames" \
+# (in the conversion's words: farm said "has fewer than two video frames")
+row "farm: one frame, --workdir" 1 "'$T/one.y4m' has only one video frame; at least two are needed$" \
     "$OMCTI" farm -q -i "$T/one.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw"
 # a workdir that cannot be made is said before the counting pass (its line
 # came after "counting the frames", minutes on a long film)
