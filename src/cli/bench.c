@@ -485,7 +485,8 @@ int cli_bench(int argc, char **argv)
     /* With an engine that runs, a line for each one skipped; with none,
      * the one error says why (not a skip line and then another). */
     for (int k = 0; k < nskipped && nrows; k++)
-        fprintf(stderr, "omcti: bench: engine %s skipped: %s\n", skipped_name[k], skipped[k]);
+        fprintf(stderr, "omcti: note: bench: engine %s skipped: %s\n", skipped_name[k],
+                skipped[k]);
     /* the run in progress, redrawn in place: on a terminal only (in a log,
      * carriage returns and spaces) */
     const int show = !json && isatty(STDERR_FILENO);

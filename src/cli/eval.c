@@ -432,7 +432,8 @@ int cli_eval(int argc, char **argv)
                             goto done;
                         }
                         if (e == 0) {
-                            fprintf(stderr, "omcti: eval: '%.*s' ends before frame %d; scoring "
+                            fprintf(stderr, "omcti: note: eval: '%.*s' ends before frame %d; "
+                                    "scoring "
                                     "frames 1..%d only\n", (int)o.compare_len, o.compare, 2 * k + 1, 2 * k - 1);
                             ext_end = 1;
                             break;

@@ -80,6 +80,14 @@ row "eval --engine bogus"   2 "eval: --engine: unknown engine 'bogus' (auto, cpu
 row "eval, a clip of 1 frame" 1 "eval: '$T/one.y4m' has 1 frame; eval needs at least 3" "$OMCTI" eval -i "$T/one.y4m"
 row "eval --frames=2"      2 "eval: --frames: 2 is out of range (3..1073741824)$" "$OMCTI" eval -i "$T/in.y4m" --frames=2
 row "eval --methods=blend --frames=5" 0 "" "$OMCTI" eval -i "$T/in.y4m" --methods=blend --frames=5
+# a subcommand's notices are notes ("omcti: note: ..."), as the conversion's:
+# these read "omcti: eval: ..." and "omcti: bench: ...", like errors
+"$Y4M" gen 64 48 6 > "$T/short.y4m"
+"$Y4M" gen 64 48 12 > "$T/in12.y4m"
+row "eval --compare, a shorter file: a note" 0 "^omcti: note: eval: '$T/short.y4m' ends before frame 7; scoring frames 1..5 only$" "$OMCTI" eval -i "$T/in12.y4m" --methods blend --compare "$T/short.y4m"
+if [ "$HAVE_CUDA" = 1 ] && ! { command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; }; then
+    row "bench, cuda not available: a note" 0 "^omcti: note: bench: engine cuda skipped: engine 'cuda' is not available" "$OMCTI" bench -i "$T/in.y4m" --frames 5 --threads 1 --search diamond --repeat 1 --engine cpu,cuda
+else skipped "bench, cuda not available (built without CUDA, or a GPU is present)"; fi
 row "eval --threads 0 (as convert)" 2 "eval: --threads: 0 is out of range (1..1024)$" "$OMCTI" eval -i "$T/in.y4m" --threads 0
 row "stdin a directory"    1 "Is a directory"       sh -c '"$1" -i - -o "$2" < "$3"' sh "$OMCTI" "$T/out.y4m" "$T"
 # the index of --workers and --segment refuses it as the whole run does
