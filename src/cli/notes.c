@@ -22,6 +22,18 @@ void convert_input_notes(const char *input, const VideoInfo *info)
                 "smooth gradients may band; encoded outputs keep its colour tags (the same "
                 "transfer, coarser steps), not its mastering display or light level data\n",
                 io_printable(input, name, sizeof name), pq ? "PQ" : "HLG");
+    /* convert_check_rates() refused such an input where the output's
+     * container could not hold the guessed rate; elsewhere it converts,
+     * at a rate nobody chose */
+    if (info->untimed) {
+        const int q = strchr(input, '\'') != NULL;
+        fprintf(stderr, "omcti: warning: '%s': its timestamps do not advance and it states no "
+                "frame rate; it is read at %.3f fps, its container's guess (give it a rate "
+                "first, e.g. ffmpeg -r 25 -i '%s' -c:v ffv1 timed.mkv)\n",
+                io_printable(input, name, sizeof name),
+                info->fps.den ? (double)info->fps.num / (double)info->fps.den : 0.0,
+                q ? "INPUT" : name);
+    }
     /* y4m's and FFmpeg's field flags: t/b top/bottom field first, m mixed */
     if (info->interlace == 't' || info->interlace == 'b' || info->interlace == 'm')
         fprintf(stderr, "omcti: note: '%s' is interlaced (%s); its frames are interpolated "

@@ -137,6 +137,14 @@ PY
         -filter_complex "[0][1]concat=n=2:v=1,setpts=0" -fps_mode passthrough -c:v ffv1 -g 1 "$T/eq.mkv"
     refused "pictures at one time, no rate stated, to .mkv" 1 "'$T/eq.mkv': its timestamps do not advance and it states no frame rate, so its timing is unknown (give it a rate first, e.g. ffmpeg -r 25 -i '$T/eq.mkv' -c:v ffv1 timed.mkv)$" "$T/out.mkv" "$OMCTI" -i "$T/eq.mkv"
     refused "pictures at one time, no rate stated, to .mkv, --workers 2" 1 "'$T/eq.mkv': its timestamps do not advance" "$T/out.mkv" "$OMCTI" -i "$T/eq.mkv" --workers 2
+    # into y4m the guessed rate fits: converted, with a warning that names it
+    if "$OMCTI" -i "$T/eq.mkv" -o "$T/eq.y4m" 2>"$T/err" &&
+        grep -q "^omcti: warning: '$T/eq.mkv': its timestamps do not advance and it states no frame rate; it is read at 1000.000 fps" "$T/err"; then
+        ok
+    else
+        bad "pictures at one time, no rate stated, to .y4m: no warning: $(cat "$T/err")"
+    fi
+    rm -f "$T/eq.y4m"
     # a frame longer than MP4's 2^31 - 1 ticks (was "the mp4 muxer refused it")
     refused "--fps 1/1000000 to .mp4" 2 "MP4 stores a frame's duration in at most 2^31 - 1 steps" "$T/out.mp4" "$OMCTI" -i "$T/in.y4m" --fps 1/1000000
     refused "--fps 1/1000000 to .mp4, --workers 2" 2 "MP4 stores a frame's duration in at most 2^31 - 1 steps" "$T/out.mp4" "$OMCTI" -i "$T/in.y4m" --fps 1/1000000 --workers 2
