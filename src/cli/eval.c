@@ -189,11 +189,10 @@ static int parse_args(int argc, char **argv, EvalOptions *o)
             else if (!strcmp(v, "auto")) o->scd = OMCTI_SCD_AUTO;
             else return cli_error(EXIT_USAGE, "eval: --scd: '%s' is not none or auto", v);
         } else if (!strcmp(a, "--scd-threshold")) {
-            char *end;
-            o->scd_threshold = strtod(v, &end);
-            if (end == v || *end || !(o->scd_threshold > 0))
-                return cli_error(EXIT_USAGE, "eval: --scd-threshold: '%s' is not a number above 0",
-                                 v);
+            /* the conversion's range: eval scores what a conversion does */
+            if (parse_double("--scd-threshold", v, 0.01, 100, &o->scd_threshold, err,
+                             sizeof err) < 0)
+                return cli_usage_error("eval", err);
         } else {
             return cli_error(EXIT_USAGE, "eval: unknown option '%s' (see omcti eval --help)", a);
         }

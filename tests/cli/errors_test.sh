@@ -79,6 +79,7 @@ row "eval --engine bogus"   2 "eval: --engine: unknown engine 'bogus' (auto, cpu
 # --opt=VALUE, as the conversion takes it (it was "unknown option")
 row "eval, a clip of 1 frame" 1 "eval: '$T/one.y4m' has 1 frame; eval needs at least 3" "$OMCTI" eval -i "$T/one.y4m"
 row "eval --frames=2"      2 "eval: --frames: 2 is out of range (3..1073741824)$" "$OMCTI" eval -i "$T/in.y4m" --frames=2
+row "eval --scd-threshold 1000" 2 "eval: --scd-threshold: 1000 is out of range (0.01..100)$" "$OMCTI" eval -i "$T/in.y4m" --scd-threshold 1000
 row "eval --methods=blend --frames=5" 0 "" "$OMCTI" eval -i "$T/in.y4m" --methods=blend --frames=5
 # a subcommand's notices are notes ("omcti: note: ..."), as the conversion's:
 # these read "omcti: eval: ..." and "omcti: bench: ...", like errors
