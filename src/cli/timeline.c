@@ -64,8 +64,12 @@ Rational timeline_vfr_rate(Rational average)
         { 100, 1 }, { 120, 1 }, { 144, 1 }, { 240, 1 },
     };
     if (average.num <= 0 || average.den <= 0) return average;
+    /* up to 2% above a common rate is that rate: a phone's timestamps
+     * jitter, and an average over n pictures whose last one has no
+     * duration is n / (n - 1) too high (30.23 fps for 90 pictures at 30);
+     * rounded up, such a clip became 48 and 96 fps at 2x */
     for (size_t k = 0; k < sizeof common / sizeof common[0]; k++)
-        if (rational_cmp(average, common[k]) <= 0)
+        if (rational_cmp(average, (Rational){ common[k].num * 51, common[k].den * 50 }) <= 0)
             return (Rational){ common[k].num, common[k].den };
     return (Rational){ (average.num + average.den - 1) / average.den, 1 };
 }

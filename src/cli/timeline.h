@@ -89,7 +89,8 @@ int timeline_init(Timeline *tl, Rational in_fps, RateMode mode, int factor, Rati
 /* The nominal rate of a variable-rate input, which --factor multiplies:
  * its average rate rounded up to the next common rate (24, 25, 30, 48, 50,
  * 60, 90, 100, 120, 144, 240), or to the next integer above 240: a phone clip of 24 then 30 fps (average
- * 27.1) is 30, so 2x gives 60 fps, a frame slot for every picture. */
+ * 27.1) is 30, so 2x gives 60 fps, a frame slot for every picture. An
+ * average up to 2% above a common rate is that rate (timestamp jitter). */
 Rational timeline_vfr_rate(Rational average);
 TimelinePoint timeline_point(const Timeline *tl, int64_t i);
 /* Output frames for an n-frame input. */

@@ -55,6 +55,20 @@ for ext in mp4 mkv; do
         bad "$ext --workers 2: exit $rc: $(cat "$T/err")"
 done
 
+# A 30 fps phone-like clip whose timestamps jitter and run 0.9% fast (the
+# average 30.23 fps, FFmpeg's r_frame_rate 900000/29773): 30 fps, 60 at 2x
+# (rounded up to the next common rate it became 48, and 96 fps out).
+ffmpeg -v error -y -f lavfi -i "testsrc2=size=128x96:rate=30:duration=3" \
+    -vf "settb=1/90000,setpts='(N/30-N*0.0003+0.002*mod(N,3))/TB'" -fps_mode passthrough \
+    -enc_time_base:v 1/90000 -video_track_timescale 90000 -c:v libx264 -qp 0 "$T/jit.mp4" &&
+    ffmpeg -v error -y -i "$T/jit.mp4" -c copy "$T/jit.mkv" || bad "cannot make the jittery clip"
+for ext in mp4 mkv; do
+    "$OMCTI" -y -i "$T/jit.$ext" -o "$T/j.y4m" --engine cpu 2>"$T/err" || bad "jittery $ext: $(cat "$T/err")"
+    read -r w h fn fd n < <("$Y4M" info "$T/j.y4m")
+    [ "$fn/$fd" = 60/1 ] && [ "$n" -ge 178 ] && [ "$n" -le 180 ] && ok ||
+        bad "jittery $ext: $n frames at $fn/$fd fps, wanted about 179 at 60/1"
+done
+
 # A Matroska file whose header says 25 fps while its pictures, from the
 # second half on, are 60 ms apart: 5 s, not 4.
 ffmpeg -v error -y -f lavfi -i "testsrc2=size=128x96:rate=25:duration=4" -f lavfi -i "sine=f=440:duration=5" \
