@@ -7,6 +7,7 @@
  * display, a 360-degree projection) and the chapters. */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <math.h>
@@ -78,9 +79,26 @@ static int set_side_data(AVStream *st, enum AVPacketSideDataType type, const uin
     return 0;
 }
 
-static const uint8_t *display_matrix(const AVStream *st, size_t *size)
+/* Stream st's display matrix into m: 1, or 0 where it has none. Where it
+ * has no side data, a 'rotate' tag (0, 90, 180 or 270) says the same, as
+ * FFmpeg 4.x wrote it into Matroska (from a phone's MOV: the degrees
+ * clockwise, minus av_display_rotation_get()'s) and FFmpeg 5 no longer
+ * reads it: such a clip was converted as if it were upright. */
+static int display_matrix(const AVStream *st, int32_t m[9])
 {
-    return side_data(st, AV_PKT_DATA_DISPLAYMATRIX, size);
+    size_t size = 0;
+    const uint8_t *d = side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (d && size >= 9 * sizeof *m) {
+        memcpy(m, d, 9 * sizeof *m);
+        return 1;
+    }
+    const AVDictionaryEntry *e = av_dict_get(st->metadata, "rotate", NULL, 0);
+    char *end;
+    const long deg = e ? strtol(e->value, &end, 10) : 0;
+    if (!e || end == e->value || *end || deg <= 0 || deg >= 360 || deg % 90)
+        return 0;
+    av_display_rotation_set(m, (double)deg);
+    return 1;
 }
 
 /* What the video stream says about its pictures that stays true of the
@@ -146,13 +164,10 @@ static int rescale_timecode(AVDictionary **d, AVRational in, AVRational out, int
  * degrees are av_display_rotation_get()'s, as ffprobe shows them. */
 void ffmeta_orientation(const AVStream *st, char *buf, size_t len)
 {
-    size_t size = 0;
-    const uint8_t *m = display_matrix(st, &size);
     int32_t mat[9];
     buf[0] = '\0';
-    if (!m || size < sizeof mat)
+    if (!display_matrix(st, mat))
         return;
-    memcpy(mat, m, sizeof mat);
     const int mirrored = (double)mat[0] * mat[4] - (double)mat[1] * mat[3] < 0;
     if (mirrored) {   /* undo the flip: the rotation is left */
         mat[0] = -mat[0];
@@ -221,12 +236,11 @@ int ffmeta_copy(const AVFormatContext *in, AVFormatContext *oc, AVStream *vst, i
                            (AV_DISPOSITION_DEFAULT | AV_DISPOSITION_FORCED | AV_DISPOSITION_ORIGINAL |
                             AV_DISPOSITION_DUB | AV_DISPOSITION_COMMENT |
                             AV_DISPOSITION_HEARING_IMPAIRED | AV_DISPOSITION_VISUAL_IMPAIRED);
-        size_t size = 0;
         char shown[64];
-        const uint8_t *m = display_matrix(ist, &size);
-        if (ret >= 0 && m && size >= 9 * sizeof(int32_t)) {
+        int32_t m[9];
+        if (ret >= 0 && display_matrix(ist, m)) {
             if (keeps)
-                ret = set_side_data(vst, AV_PKT_DATA_DISPLAYMATRIX, m, size);
+                ret = set_side_data(vst, AV_PKT_DATA_DISPLAYMATRIX, (const uint8_t *)m, sizeof m);
             else if (!quiet && (ffmeta_orientation(ist, shown, sizeof shown), shown[0]))
                 fprintf(stderr, "omcti: note: '%s': the %s container cannot hold the input's "
                         "display matrix (shown %s); the pictures are written as stored "

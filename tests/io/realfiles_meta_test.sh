@@ -101,6 +101,29 @@ for f in hflip.mp4 vflip.mov transp.mp4 transp.mov; do
     check "$f: the whole matrix kept, no note" "[ \"\$(matrix '$T/m_$f')\" = \"\$(matrix '$T/${f%.*}.mp4')\" ] && ! grep -q note '$T/err'"
 done
 
+# A Matroska file of FFmpeg 4.x carries a phone's rotation as a 'rotate'
+# tag (degrees clockwise; its muxer wrote the key in capitals), no display
+# matrix: honoured as the matrix that FFmpeg 4.x's MOV muxer wrote for it
+# (a=0 b=1 c=-1 d=0 for 90), kept in .mp4, named in a note for .mkv (before,
+# it was dropped without a word, as FFmpeg 5.1 drops it)
+ffmpeg -v error -y -i "$T/plain.mp4" -map 0:v -c copy -metadata:s:v:0 ROTATE=90 "$T/tag90.mkv"
+mirror "$T/plain.mp4" "$T/cw90.mp4" 0 1 -1 0
+check "(the old Matroska file has a rotate tag, no matrix)" \
+    "[ \"\$(probe -select_streams v -show_entries stream_tags=rotate '$T/tag90.mkv')\" = 90 ] && [ -z \"\$(matrix '$T/tag90.mkv' | tr -d ' ')\" ]"
+"$OMCTI" -y -i "$T/tag90.mkv" -o "$T/tag90.mp4" 2>"$T/err"
+check "rotate tag 90 -> mp4: the display matrix of a 90 degree turn, no note" \
+    "[ \"\$(matrix '$T/tag90.mp4')\" = \"\$(matrix '$T/cw90.mp4')\" ] && ! grep -q note '$T/err'"
+"$OMCTI" -y -i "$T/tag90.mkv" -o "$T/tag90_out.mkv" 2>"$T/err"
+check "rotate tag 90 -> mkv: a note naming the rotation" \
+    "grep -q 'display matrix (shown rotated by -90 degrees);' '$T/err'"
+ffmpeg -v error -y -i "$T/plain.mp4" -map 0:v -c copy -metadata:s:v:0 ROTATE=180 "$T/tag180.mkv"
+"$OMCTI" -y -i "$T/tag180.mkv" -o "$T/tag180.y4m" 2>"$T/err"
+check "rotate tag 180 -> y4m: a note" "grep -q 'is shown rotated by -180 degrees' '$T/err'"
+ffmpeg -v error -y -i "$T/plain.mp4" -map 0:v -c copy -metadata:s:v:0 ROTATE=45 "$T/tag45.mkv"
+"$OMCTI" -y -i "$T/tag45.mkv" -o "$T/tag45.mp4" 2>"$T/err"
+check "rotate tag 45 (not a quarter turn): ignored, no matrix" \
+    "[ $? -eq 0 ] && [ -z \"\$(matrix '$T/tag45.mp4' | tr -d ' ')\" ]"
+
 # Cover art (an attached picture: a video stream of one still) beside the
 # real video: the video is converted, its metadata and flags kept. FFmpeg
 # ranks the cover first where the video is not default and flagged for the
