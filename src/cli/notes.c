@@ -11,6 +11,11 @@
 void convert_input_notes(const char *input, const VideoInfo *info)
 {
     char fmt[64], name[1024];
+    /* which one is converted is FFmpeg's CLI's choice, not the user's */
+    if (info->video_streams > 1)
+        fprintf(stderr, "omcti: note: '%s' has %d video streams; converting stream #%d "
+                "(%dx%d)\n", io_printable(input, name, sizeof name), info->video_streams,
+                info->stream, info->width, info->height);
     if (info->converted)
         fprintf(stderr, "omcti: note: %s input is processed as 8-bit 4:2:0 and written so "
                 "(converted on input)\n", io_printable(info->pix_fmt, fmt, sizeof fmt));

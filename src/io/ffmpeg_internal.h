@@ -80,11 +80,12 @@ int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, 
 int ffio_restrict_demuxers(AVFormatContext *fmt);
 /* Tells the demuxer to drop every stream but `stream` (less work). */
 void ffio_keep_only_stream(AVFormatContext *fmt, int stream);
-/* The video stream omcti converts (< 0: none): FFmpeg's best, never cover
- * art (an attached picture), which FFmpeg ranks first where the video is
- * not default and flagged for the impaired. The reader, the metadata and
- * the audio's origin take this one. */
+/* The video stream omcti converts (< 0: none): the one FFmpeg's CLI takes
+ * (the most pixels, default first), never cover art (an attached picture).
+ * The reader, the metadata and the audio's origin take this one. */
 int ffio_video_stream(const AVFormatContext *fmt);
+/* How many video streams fmt has, cover art not counted. */
+int ffio_video_stream_count(const AVFormatContext *fmt);
 /* The duration of stream st in its time base: its own, else Matroska's
  * DURATION tag of the track, else the rest of the file from the stream's
  * start (which audio or subtitles that outlast the pictures lengthen);

@@ -169,20 +169,39 @@ static AVRational scan_average_fps(AVFormatContext *fmt, int stream, int *stuck)
     return ffio_snap_fps(fps);
 }
 
+/* Of several video streams (a camera's main and proxy, a file with two
+ * angles), FFmpeg's CLI converts the one of the most pixels, a default
+ * stream counting 5,000,000 more (ties: the first), as users compare with
+ * `ffmpeg -i IN OUT`; av_find_best_stream() ranks by packets read and bit
+ * rate, and took a small proxy over the main picture. Cover art of a music
+ * file is a video stream of one picture, never taken: alone it is not a
+ * video. */
 int ffio_video_stream(const AVFormatContext *fmt)
 {
-    int best = av_find_best_stream((AVFormatContext *)fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
-    if (best >= 0 && !(fmt->streams[best]->disposition & AV_DISPOSITION_ATTACHED_PIC))
-        return best;
-    /* Cover art of a music file is a video stream of one picture; a real
-     * video stream wins over it, and cover art alone is not a video. */
+    int best = -1;
+    int64_t best_score = -1;
     for (unsigned i = 0; i < fmt->nb_streams; i++) {
-        AVStream *st = fmt->streams[i];
-        if (st->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
-            !(st->disposition & AV_DISPOSITION_ATTACHED_PIC))
-            return (int)i;
+        const AVStream *st = fmt->streams[i];
+        if (st->codecpar->codec_type != AVMEDIA_TYPE_VIDEO ||
+            (st->disposition & AV_DISPOSITION_ATTACHED_PIC))
+            continue;
+        const int64_t score = (int64_t)st->codecpar->width * st->codecpar->height +
+                              5000000 * !!(st->disposition & AV_DISPOSITION_DEFAULT);
+        if (score > best_score) {
+            best_score = score;
+            best = (int)i;
+        }
     }
-    return -1;
+    return best;
+}
+
+int ffio_video_stream_count(const AVFormatContext *fmt)
+{
+    int n = 0;
+    for (unsigned i = 0; i < fmt->nb_streams; i++)
+        n += fmt->streams[i]->codecpar->codec_type == AVMEDIA_TYPE_VIDEO &&
+             !(fmt->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC);
+    return n;
 }
 
 static char field_order_char(enum AVFieldOrder fo)
@@ -460,6 +479,8 @@ static void fill_info(VideoInfo *vi, const FFReader *p, AVRational scanned, int 
     vi->color_range = ffio_is_j(p->work_fmt) ? AVCOL_RANGE_JPEG
                       : par->color_range == AVCOL_RANGE_MPEG ? AVCOL_RANGE_MPEG : 0;
     ffmeta_orientation(st, vi->orientation, sizeof vi->orientation);
+    vi->video_streams = ffio_video_stream_count(p->fmt);
+    vi->stream = p->stream;
     /* A YUV source's matrix, primaries and transfer survive the conversion
      * to 8-bit 4:2:0 (swscale keeps the matrix between YUV formats); an RGB
      * source's do not, and it is converted with swscale's default matrix. */

@@ -41,6 +41,10 @@ typedef struct VideoInfo {
      * degrees", "flipped left to right", ...; "": as stored, or unknown):
      * the pictures are stored so, players turn or mirror them. */
     char orientation[64];
+    /* The input's video streams, cover art not counted (0: not known, y4m
+     * has one), and the index in the file of the one converted. */
+    int video_streams;
+    int stream;
 } VideoInfo;
 
 /* A way to stop blocking I/O from outside (Ctrl-C): requested() says a

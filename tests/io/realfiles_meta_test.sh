@@ -140,6 +140,29 @@ check "video beside cover art: the video converted (160x120, 100 frames)" \
     "[ $? -eq 0 ] && [ \"\$(ffprobe -v error -count_frames -select_streams v -show_entries stream=width,nb_read_frames -of csv=p=0 '$T/cover_out.mkv')\" = 160,100 ]"
 check "video beside cover art: its title, language and flag kept, not the cover's" \
     "[ \"\$(probe -select_streams v -show_entries stream_tags=title,language:stream_disposition=visual_impaired '$T/cover_out.mkv' | tr '\n' ' ')\" = '1|fra|Audio described ' ]"
+check "video beside cover art: no note of several video streams" "! grep -q 'video streams' '$T/err'"
+
+# Two real video streams (a camera's main picture and its proxy): the one
+# FFmpeg's CLI takes, the most pixels, a default one first, with a note
+# naming it (av_find_best_stream() took the small proxy, first here)
+ffmpeg -v error -y -f lavfi -i testsrc2=size=160x120:rate=25 -f lavfi -i testsrc2=size=320x240:rate=25 \
+    -t 1 -map 0 -map 1 -c:v libx264 -disposition:v 0 "$T/two.mkv"
+ffmpeg -v error -y -i "$T/two.mkv" -map 0 -c copy \
+    -disposition:v:0 default -disposition:v:1 0 "$T/two_def.mkv"
+wh() { ffprobe -v error -select_streams v -show_entries stream=width,height -of csv=p=0 "$1"; }
+for f in two two_def; do
+    ffmpeg -v error -y -i "$T/$f.mkv" -t 0.2 -c:v ffv1 "$T/${f}_ff.mkv"
+    "$OMCTI" -y -i "$T/$f.mkv" -o "$T/${f}_out.mkv" 2>"$T/err"
+    check "$f.mkv: the video stream FFmpeg's CLI converts ($(wh "$T/${f}_ff.mkv"))" \
+        "[ $? -eq 0 ] && [ \"\$(wh '$T/${f}_out.mkv')\" = \"\$(wh '$T/${f}_ff.mkv')\" ]"
+done
+check "(the two files make FFmpeg's CLI take each stream once)" \
+    "[ \"\$(wh '$T/two_out.mkv')\" = 320,240 ] && [ \"\$(wh '$T/two_def_out.mkv')\" = 160,120 ]"
+check "two video streams: one note naming the one converted" \
+    "[ \"\$(grep -c 'note:' '$T/err')\" = 1 ] && grep -q \"'.*two_def.mkv' has 2 video streams; converting stream #0 (160x120)\$\" '$T/err'"
+"$OMCTI" -q -y -i "$T/two.mkv" -o "$T/two_q.mkv" 2>"$T/err"
+check "two video streams, -q: no note" "[ ! -s '$T/err' ]"
+
 # A music file with only cover art is no video: one line saying so, exit 1
 # (it said "audio only")
 ffmpeg -v error -y -i "$T/plain.mp4" -i "$T/cover.jpg" -map 0:a -map 1 -c:a copy -c:v copy \
