@@ -86,6 +86,12 @@ void ffio_keep_only_stream(AVFormatContext *fmt, int stream);
 int ffio_video_stream(const AVFormatContext *fmt);
 /* How many video streams fmt has, cover art not counted. */
 int ffio_video_stream_count(const AVFormatContext *fmt);
+/* The one-line errors (always < 0) for the video stream's decoder: none
+ * for its codec, or avcodec_open2()'s refusal ret (ffmpeg_dec_errors.c). */
+int ffio_no_decoder(const AVFormatContext *fmt, int stream, const char *path, char *err,
+                    size_t errlen);
+int ffio_decoder_refuses(const AVFormatContext *fmt, int stream, const AVCodec *codec, int ret,
+                         const char *path, char *err, size_t errlen);
 /* The duration of stream st in its time base: its own, else Matroska's
  * DURATION tag of the track, else the rest of the file from the stream's
  * start (which audio or subtitles that outlast the pictures lengthen);

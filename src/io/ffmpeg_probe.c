@@ -368,13 +368,8 @@ static int open_decoder(FFReader *p, const char *path, int has_audio, char *err,
         return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': not a video (a text file)", path);
 
     const AVCodec *codec = avcodec_find_decoder(par->codec_id);
-    if (!codec) {
-        if (par->codec_id == AV_CODEC_ID_NONE)
-            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video "
-                             "codec (the file names a codec FFmpeg does not know)", path);
-        return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': no decoder for the video "
-                         "codec '%s'", path, avcodec_get_name(par->codec_id));
-    }
+    if (!codec)
+        return ffio_no_decoder(p->fmt, p->stream, path, err, errlen);
     if (!(p->dec = avcodec_alloc_context3(codec)) || !(p->pkt = av_packet_alloc()) ||
         !(p->frame = av_frame_alloc()))
         return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
@@ -384,23 +379,8 @@ static int open_decoder(FFReader *p, const char *path, int has_audio, char *err,
     p->dec->pkt_timebase = st->time_base;
     p->dec->thread_count = 0;   /* one per core */
     p->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
-    if ((ret = avcodec_open2(p->dec, codec, NULL)) < 0) {
-        if (ret == AVERROR(ENOMEM))
-            return set_error(err, errlen, OMCTI_ERR_NOMEM, "'%s': out of memory", path);
-        /* A decoder that refuses the stream's setup data (extradata:
-         * Theora's three headers, H.264's parameter sets) says so with
-         * invalid data or a code of its choosing (Theora's corrupt headers:
-         * -1, EPERM, "Operation not permitted"), which alone tells the user
-         * nothing. Other failures (an experimental decoder, a feature not
-         * implemented) keep FFmpeg's words. */
-        if (ret == AVERROR(EPERM) || ret == AVERROR_INVALIDDATA) {
-            char eb[AV_ERROR_MAX_STRING_SIZE];
-            return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the %s decoder refuses the "
-                             "stream's setup data (%s): a damaged file?", path, codec->name,
-                             ffio_errstr(ret, eb, sizeof eb));
-        }
-        return ffio_fail_av(err, errlen, OMCTI_ERR_FORMAT, path, ret, "cannot open the decoder");
-    }
+    if ((ret = avcodec_open2(p->dec, codec, NULL)) < 0)
+        return ffio_decoder_refuses(p->fmt, p->stream, codec, ret, path, err, errlen);
     /* Other streams are not decoded; telling the demuxer saves work. */
     ffio_keep_only_stream(p->fmt, p->stream);
     return 0;

@@ -139,6 +139,26 @@ PY
             "$OMCTI" -i "$T/th.ogv" -o "$T/out.mkv"
         rm -f "$T/th.ogv"
     fi
+    # a stream FFmpeg cannot decode: the stream and what FFmpeg lacks named
+    # (a raw track of a fourcc FFmpeg has no layout for was "cannot open
+    # the decoder: Invalid argument"; an unknown codec named no stream)
+    ffmpeg -v error -y -f lavfi -i testsrc2=s=64x48:r=25:d=0.2 -c:v rawvideo -pix_fmt yuv420p "$T/raw.mkv"
+    ffmpeg -v error -y -f lavfi -i testsrc2=s=64x48:r=25:d=0.2 -c:v mpeg4 -vtag XVID "$T/x.avi"
+    python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+d = open(t + '/raw.mkv', 'rb').read()
+assert d.count(b'I420') == 1
+open(t + '/rawq.mkv', 'wb').write(d.replace(b'I420', b'QQQQ'))
+d = open(t + '/x.avi', 'rb').read()
+open(t + '/unk.avi', 'wb').write(d.replace(b'XVID', b'QZQZ').replace(b'FMP4', b'QZQZ'))
+PY
+    row "Matroska V_UNCOMPRESSED (I420)" 0 "" "$OMCTI" -q -i "$T/raw.mkv" -o "$T/out.mkv"
+    row "V_UNCOMPRESSED of an unknown fourcc" 1 "'$T/rawq.mkv': stream #0 is uncompressed video in a pixel layout FFmpeg does not know (fourcc 'QQQQ')\$" \
+        "$OMCTI" -i "$T/rawq.mkv" -o "$T/out.mkv"
+    row "AVI of an unknown fourcc" 1 "'$T/unk.avi': no decoder for the video codec of stream #0 (fourcc 'QZQZ'): the file names a codec FFmpeg does not know\$" \
+        "$OMCTI" -i "$T/unk.avi" -o "$T/out.mkv"
+    rm -f "$T/raw.mkv" "$T/rawq.mkv" "$T/x.avi" "$T/unk.avi"
     # a part of --workers fails: the message names the output, not the part
     row "--workers, a part fails" 1 "'$T/out.mkv' (worker 0): libx264 cannot encode" \
         "$OMCTI" -i "$T/px.y4m" -o "$T/out.mkv" --workers 2 --odd-size crop
