@@ -215,6 +215,11 @@ int ff_join(const char *out, const char *tmp, const char *const *pieces, int n,
     if (ret < 0)
         goto done;
     header = 1;
+    /* Past the header, a second demuxer that copies no stream (an input
+     * without audio or subtitles, or whose streams the container refused)
+     * is done: it held the packets its probe read (an input's first
+     * pictures) for the whole join, as the writer no longer does. */
+    ffaudio_close_if_unused(&audio);
 
     for (int k = 0; k < n; k++) {
         JoinPiece *jp = &first;

@@ -303,6 +303,28 @@ check "--workers: chapters, subtitles and title kept" \
 check "segments joined with --audio-from: rotation and audio kept" \
     "[ \"\$(probe -select_streams v -show_entries stream_side_data=rotation '$T/j.mp4' | head -1)\" = 90 ] && [ \"\$(probe -select_streams a -show_entries stream=codec_name '$T/j.mp4')\" = aac ]"
 
+# --audio-from an input with nothing to copy (no audio, no subtitles: it is
+# read for its metadata, at the header): the join closes it after the
+# header, as the writer does (it kept it open, with the pictures its probe
+# had read, to the end). Seen while the join waits on a FIFO it writes.
+ffmpeg -v error -y -i "$T/plain.mp4" -map 0:v -c copy "$T/mute.mp4"
+for i in 0 1; do "$OMCTI" -q -y -i "$T/mute.mp4" -o "$T/mp$i.mkv" --segment $i/2 --lossless; done
+if [ -d /proc/self/fd ] && mkfifo "$T/jf.mkv"; then
+    exec 3<>"$T/jf.mkv"   # a reader that never blocks the join's open
+    "$OMCTI" join -q -y -o "$T/jf.mkv" --audio-from "$T/mute.mp4" "$T/mp0.mkv" "$T/mp1.mkv" 3>&- &
+    jpid=$!
+    timeout 60 head -c 300000 <&3 >/dev/null   # past the header, the pipe full again
+    sleep 0.2
+    fds=$(ls -l /proc/$jpid/fd 2>/dev/null)
+    exec 4<"$T/jf.mkv"   # the rest drained, by a reader open before ours closes
+    timeout 60 cat <&4 >/dev/null 3>&- & cpid=$!   # (holding no writer: its EOF comes)
+    exec 3>&- 4<&-
+    wait $jpid; jrc=$?
+    wait $cpid
+    check "join --audio-from a video-only input: that input closed after the header" \
+        "[ $jrc -eq 0 ] && grep -q 'jf.mkv' <<<\"\$fds\" && ! grep -q 'mute.mp4' <<<\"\$fds\""
+fi
+
 # A recording cut inside a GOP (MPEG-TS, H.264 with B-pictures, cut at a
 # P-picture whose B-pictures come next and show earlier): the video starts
 # at the smallest timestamp, before the stream's start_time. The audio keeps
