@@ -18,6 +18,10 @@
 
 /* What the workers of one run share: output frames done (for the one
  * progress line) and how many workers have finished. */
+/* Ctrl-C and SIGTERM stop the conversion's blocked reads and writes
+ * (convert.c). */
+extern const IoCancel convert_cancel;
+
 typedef struct WorkerBoard {
     atomic_llong frames;
     pthread_mutex_t lock;
