@@ -91,7 +91,7 @@ int cli_join(int argc, char **argv)
         goto usage;
     }
     if (!n) {
-        snprintf(err, sizeof err, "join: no pieces given (omcti join -o OUT PIECE...)");
+        snprintf(err, sizeof err, "join: no pieces given (use omcti join -o OUT PIECE...)");
         goto usage;
     }
     cli_install_signal_handlers();

@@ -273,6 +273,7 @@ row "join -o"              2 "join: option -o needs a value$" "$OMCTI" join "$T/
 row "farm --segments x"    2 "farm: --segments: 'x' is not a whole number$" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments x
 row "farm --factor 0"      2 "farm: --factor: 0 is out of range (2..64)$" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --factor 0
 row "join, no output"      2 "join: no output given (use -o OUTPUT)$" "$OMCTI" join "$T/in.y4m"
+row "join, no pieces"      2 "join: no pieces given (use omcti join -o OUT PIECE\.\.\.)$" "$OMCTI" join -o "$T/out.y4m"
 if [ "$HAVE_CUDA" = 0 ] || ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
     row "cuda without a GPU" 1 "cuda" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --engine cuda
 else skipped "cuda without a GPU (a GPU is present)"; fi
