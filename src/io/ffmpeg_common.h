@@ -74,13 +74,13 @@ static inline enum AVPixelFormat ffio_working_format(enum AVPixelFormat src)
     return ffio_is_j(src) ? AV_PIX_FMT_YUVJ420P : AV_PIX_FMT_YUV420P;
 }
 
-/* libavformat reads "clip:1.mp4" as the protocol "clip". For a name that
- * is a local file and holds a ':', returns "file:NAME" (free() it), else
- * NULL: open the name as given. */
+/* libavformat reads "clip:1.mp4" as the protocol "clip", and a local
+ * file at "http://host/x.mkv" (the folder "http:") as a URL. Every input
+ * is a local file: for a name that holds a ':', returns "file:NAME"
+ * (free() it), else NULL: open the name as given. */
 static inline char *ffio_local_url(const char *path)
 {
-    struct stat sb;
-    if (!strchr(path, ':') || strstr(path, "://") || stat(path, &sb) != 0)
+    if (!strchr(path, ':'))
         return NULL;
     size_t n = strlen(path) + 6;
     char *url = malloc(n);

@@ -332,6 +332,11 @@ static int index_pass(VideoReader *r, FFReader *p, FrameIndex *ix, int genpts, i
     AVFormatContext *fmt = NULL;
     char *url = ffio_local_url(r->path);
     int ret = (fmt = ffdec_alloc_input(r->cancel)) ? 0 : AVERROR(ENOMEM);
+    if (ret == 0 && !(fmt->protocol_whitelist = av_strdup(FFIO_PROTOCOLS))) {
+        avformat_free_context(fmt);
+        fmt = NULL;
+        ret = AVERROR(ENOMEM);
+    }
     if (ret == 0) {
         if (genpts) fmt->flags |= AVFMT_FLAG_GENPTS;
         ret = avformat_open_input(&fmt, url ? url : r->path, p->fmt->iformat, NULL);

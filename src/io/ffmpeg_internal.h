@@ -76,8 +76,12 @@ int ffdec_reopen_demuxer(FFReader *p, const char *path, const IoCancel *cancel, 
 /* Demuxers that open further files or URLs named inside the input (a
  * playlist, a concat list, an image sequence, a script) are refused, so a
  * file's content never makes omcti read another file. Sets fmt's
- * format_whitelist to every other demuxer; < 0 when out of memory. */
+ * format_whitelist to every other demuxer, and its protocol_whitelist to
+ * FFIO_PROTOCOLS; < 0 when out of memory. */
 int ffio_restrict_demuxers(AVFormatContext *fmt);
+/* The only protocol an input is read through: a local file (a pipe by
+ * path too), never the network or another protocol a name could spell. */
+#define FFIO_PROTOCOLS "file"
 /* Tells the demuxer to drop every stream but `stream` (less work). */
 void ffio_keep_only_stream(AVFormatContext *fmt, int stream);
 /* The video stream omcti converts (< 0: none): the one FFmpeg's CLI takes

@@ -51,7 +51,8 @@ int ffio_restrict_demuxers(AVFormatContext *fmt)
         }
     av_freep(&fmt->format_whitelist);
     fmt->format_whitelist = list;
-    return 0;
+    av_freep(&fmt->protocol_whitelist);
+    return (fmt->protocol_whitelist = av_strdup(FFIO_PROTOCOLS)) ? 0 : AVERROR(ENOMEM);
 }
 
 int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t errlen)
@@ -59,9 +60,14 @@ int ffio_refused_demuxer(const char *path, const char *url, char *err, size_t er
     struct stat sb;
     AVIOContext *pb = NULL;
     const AVInputFormat *f = NULL;
+    AVDictionary *opts = NULL;
     /* Probing consumes a pipe's bytes: only a regular file is probed again. */
     if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-        avio_open(&pb, url, AVIO_FLAG_READ) < 0)
+        av_dict_set(&opts, "protocol_whitelist", FFIO_PROTOCOLS, 0) < 0)
+        return 0;
+    const int opened = avio_open2(&pb, url, AVIO_FLAG_READ, NULL, &opts);
+    av_dict_free(&opts);
+    if (opened < 0)
         return 0;
     int ret = av_probe_input_buffer2(pb, &f, url, NULL, 0, 0);
     avio_closep(&pb);

@@ -371,6 +371,20 @@ if have_ffmpeg_cli; then
     done
 fi
 
+# --- a local file whose name reads as a URL is that file, never the network --
+# "http://127.0.0.1:9/x.mkv" relative to a folder "http:" is a local file;
+# FFmpeg would connect to port 9 (nothing listens: "Connection refused").
+if [ "$HAVE_FFMPEG" = 1 ]; then
+    mkdir -p "$T/http:/127.0.0.1:9"
+    "$Y4M" gen 64 48 6 > "$T/url.y4m"
+    "$OMCTI" -q -i "$T/url.y4m" -o "$T/http:/127.0.0.1:9/x.mkv" --lossless 2>"$T/err" ||
+        bad "URL-like name: cannot make the clip: $(head -c 300 "$T/err")"
+    abs=$(realpath "$OMCTI")
+    (cd "$T" && "$abs" -q -i 'http://127.0.0.1:9/x.mkv' -o url-out.y4m 2>"$T/err"); rc=$?
+    [ $rc -eq 0 ] && [ -s "$T/url-out.y4m" ] && ok ||
+        bad "URL-like local name: exit $rc: $(head -c 300 "$T/err")"
+fi
+
 # --- -y onto a FIFO, a device or a socket never replaces the node ----------
 # A FIFO (or /dev/null) is written in place like a pipe; a socket is refused.
 # So by --workers (whose y4m was filled in place through a temporary file,
