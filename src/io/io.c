@@ -431,6 +431,10 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
             ret = io_check_existing(path, opt->overwrite, &in_place, err, errlen);
         if (ret < 0)
             return ret;
+    } else if (opt->input_path && strcmp(opt->input_path, "-") &&
+               io_stdout_is_file(opt->input_path)) {
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "output '-': stdout is the input "
+                         "file '%s'; choose another name", opt->input_path);
     }
     const IoBackend *be = io_backend_probe(path, NULL);
     if (!be)

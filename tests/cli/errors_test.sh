@@ -185,6 +185,16 @@ long="/nonexistent-omcti/$(printf 'd%.0s' $(seq 200))"; long="$long$long$long$lo
 row "output path of 4000 bytes" 1 "File name too long" "$OMCTI" -i "$T/in.y4m" -o "$long"
 # (in the words of --workers, join and eval --plot: "is the input file" before 2026-11-28)
 row "output is the input"  2 "output '$T/in.y4m' is also an input ('$T/in.y4m'); choose another name$" "$OMCTI" -i "$T/in.y4m" -o "$T/in.y4m"
+# -o - with stdout redirected onto the input (>>, 1<>, a hard link): the
+# stream was written after or over the pictures being read (exit 1, input damaged)
+cp "$T/in.y4m" "$T/self.y4m"; ln "$T/self.y4m" "$T/self-link.y4m"
+for w in "" "--segment 0/2"; do
+    row "-o - appends to the input $w" 2 "stdout is the input file '$T/self.y4m'" bash -c "exec \"$OMCTI\" -i \"$T/self.y4m\" -o - $w >> \"$T/self.y4m\""
+    row "-o - writes over the input $w" 2 "stdout is the input file '$T/self.y4m'" bash -c "exec \"$OMCTI\" -i \"$T/self.y4m\" -o - $w 1<> \"$T/self.y4m\""
+    row "-o - onto a link of the input $w" 2 "stdout is the input file '$T/self.y4m'" bash -c "exec \"$OMCTI\" -i \"$T/self.y4m\" -o - $w >> \"$T/self-link.y4m\""
+done
+cmp -s "$T/in.y4m" "$T/self.y4m" && ok || bad "-o - onto the input: the input changed"
+rm -f "$T/self.y4m" "$T/self-link.y4m"
 cp "$T/in.y4m" "$T/kept.y4m"
 row "-n (FFmpeg's never overwrite) on an existing output" 1 "already exists" "$OMCTI" -i "$T/in.y4m" -o "$T/kept.y4m" -n
 cmp -s "$T/in.y4m" "$T/kept.y4m" && ok || bad "-n: the existing output changed"
