@@ -201,61 +201,6 @@ static int parse(Farm *f, int argc, char **argv)
     return 0;
 }
 
-/* The workdir holds the scripts that Slurm runs as the user, and the logs
- * Slurm writes: a folder another user owns, or one every user may write
- * into (without the sticky bit), lets someone else change what runs or
- * plant links where the logs go. Such a folder is refused, not reused.
- * (A group-writable one is allowed: with a private group per user, the
- * common setting on clusters, it is the user's own.) */
-static int check_private_dir(Farm *f, const char *dir)
-{
-    struct stat st;
-    if (lstat(dir, &st) < 0)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", dir,
-                         strerror(errno));
-    if (!S_ISDIR(st.st_mode))
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: '%s' is not a folder",
-                         dir);
-    if (st.st_uid != geteuid())
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: the folder '%s' belongs "
-                         "to another user (uid %ld), and its scripts would run as you; choose "
-                         "another with --workdir", dir, (long)st.st_uid);
-    if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: every user may write into "
-                         "the folder '%s', and so change the scripts that run as you; remove "
-                         "that permission (chmod o-w) or choose another with --workdir", dir);
-    return 0;
-}
-
-/* The workdir wd, made (with its logs/) when create, and checked as
- * check_private_dir() says; sets f->dir_abs and f->index. */
-static int open_workdir(Farm *f, const char *wd, int create)
-{
-    if (create && mkdir(wd, 0775) < 0 && errno != EEXIST)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create the workdir "
-                         "'%s': %s", wd, strerror(errno));
-    if (!realpath(wd, f->dir_abs))
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", wd,
-                         strerror(errno));
-    if (check_private_dir(f, f->dir_abs) < 0)
-        return OMCTI_ERR_IO;
-    /* Slurm takes a backslash in --output as "no replacements", which would
-     * send every task's log to one file. */
-    if (strchr(f->dir_abs, '\\'))
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: the workdir '%s' has "
-                         "a backslash in its name, which Slurm's log names cannot hold; choose "
-                         "another with --workdir", f->dir_abs);
-    snprintf(f->index, sizeof f->index, "%s/frames.idx", f->dir_abs);
-    if (!create)
-        return 0;
-    char logs[PATH_MAX + 8];
-    snprintf(logs, sizeof logs, "%s/logs", f->dir_abs);
-    if (mkdir(logs, 0775) < 0 && errno != EEXIST)
-        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create '%s': %s",
-                         logs, strerror(errno));
-    return check_private_dir(f, logs) < 0 ? OMCTI_ERR_IO : 0;
-}
-
 static int prepare(Farm *f)
 {
     int ret;
@@ -301,7 +246,7 @@ static int prepare(Farm *f)
     if (out_ret < 0 && !wd_exists)
         return out_ret;   /* no workdir: not this farm's output */
     f->out_exists = out_ret < 0;
-    if (wd_exists && (ret = open_workdir(f, wd, 0)) < 0) return ret;
+    if (wd_exists && (ret = farm_workdir_open(f, wd, 0)) < 0) return ret;
     if (!wd_exists) {
         /* the folder it will be made in: said now, not after the counting
          * pass (minutes on a long film) */
@@ -322,6 +267,12 @@ static int prepare(Farm *f)
         if (errno)
             return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create the "
                              "workdir '%s': %s", wd, strerror(errno));
+        /* and a name Slurm cannot take, also said before the counting pass */
+        char real[PATH_MAX], named[2 * PATH_MAX + 32];
+        snprintf(named, sizeof named, "%s/%s", realpath(parent, real) ? real : parent,
+                 slash ? wd + (slash - parent) + 1 : wd);
+        if ((ret = farm_workdir_refuse_name(f, named)) < 0)
+            return ret;
     }
 
     /* The frame index: reused when it still describes the input. */
@@ -379,7 +330,7 @@ static int prepare(Farm *f)
         ret = segment_check(&tl, f->n, f->segments, f->input, f->err, sizeof f->err);
     /* The input passed: the workdir is made now, and the index saved in it. */
     if (ret == 0)
-        ret = open_workdir(f, wd, 1);
+        ret = farm_workdir_open(f, wd, 1);
     if (ret == 0 && counted)
         ret = frame_index_save(&ix, f->index, f->err, sizeof f->err);
     frame_index_free(&ix);

@@ -59,6 +59,14 @@ int farm_write_script(Farm *f, const char *name, int join, char *path, size_t le
 void farm_array_spec(const int *todo, int n, char *buf, size_t len);
 /* sbatch ... script; the job id into *id (extra: at most 6 options). */
 int farm_submit(Farm *f, const char *const *extra, int n_extra, const char *script, long *id);
+/* The workdir wd (farm_jobs.c), made (with its logs/) when create, and
+ * refused where another user owns it or every user may write into it
+ * (its scripts run as the user) or where Slurm cannot name its logs; sets
+ * f->dir_abs and f->index. A folder it made is removed again when
+ * refused. _refuse_name(): the name rule alone, for a workdir not made yet
+ * (< 0 with the error in f->err). */
+int farm_workdir_open(Farm *f, const char *wd, int create);
+int farm_workdir_refuse_name(Farm *f, const char *dir);
 
 /* A file of the workdir, written as a new file of a name nobody could
  * guess beside path (mkstemp), then renamed over it (farm_jobs.c):

@@ -1,5 +1,6 @@
-/* `omcti farm`'s files in its workdir (farm.c writes its job scripts
- * through them) and the record of its last submission (WORKDIR/jobs). */
+/* `omcti farm`'s workdir: the folder itself (made and checked), its files
+ * (farm.c writes its job scripts through them) and the record of its last
+ * submission (WORKDIR/jobs). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -119,4 +120,77 @@ int farm_done(const Farm *f, int n_todo)
             return 0;
     }
     return 1;
+}
+
+/* The workdir holds the scripts that Slurm runs as the user, and the logs
+ * Slurm writes: a folder another user owns, or one every user may write
+ * into (without the sticky bit), lets someone else change what runs or
+ * plant links where the logs go. Such a folder is refused, not reused.
+ * (A group-writable one is allowed: with a private group per user, the
+ * common setting on clusters, it is the user's own.) */
+static int check_private_dir(Farm *f, const char *dir)
+{
+    struct stat st;
+    if (lstat(dir, &st) < 0)
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", dir,
+                         strerror(errno));
+    if (!S_ISDIR(st.st_mode))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: '%s' is not a folder",
+                         dir);
+    if (st.st_uid != geteuid())
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: the folder '%s' belongs "
+                         "to another user (uid %ld), and its scripts would run as you; choose "
+                         "another with --workdir", dir, (long)st.st_uid);
+    if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+        return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: every user may write into "
+                         "the folder '%s', and so change the scripts that run as you; remove "
+                         "that permission (chmod o-w) or choose another with --workdir", dir);
+    return 0;
+}
+
+int farm_workdir_refuse_name(Farm *f, const char *dir)
+{
+    if (!strchr(dir, '\\'))
+        return 0;
+    return set_error(f->err, sizeof f->err, OMCTI_ERR_INVALID, "farm: the workdir '%s' has a "
+                     "backslash in its name, which Slurm's log names cannot hold; choose "
+                     "another with --workdir", dir);
+}
+
+int farm_workdir_open(Farm *f, const char *wd, int create)
+{
+    int made = 0, made_logs = 0, ret = 0;
+    char logs[PATH_MAX + 8] = "";
+    if (create) {
+        if (mkdir(wd, 0775) == 0)
+            made = 1;
+        else if (errno != EEXIST)
+            return set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create the "
+                             "workdir '%s': %s", wd, strerror(errno));
+    }
+    if (!realpath(wd, f->dir_abs))
+        ret = set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: workdir '%s': %s", wd,
+                        strerror(errno));
+    else if (check_private_dir(f, f->dir_abs) < 0)
+        ret = OMCTI_ERR_IO;
+    else
+        ret = farm_workdir_refuse_name(f, f->dir_abs);
+    if (ret == 0) {
+        snprintf(f->index, sizeof f->index, "%s/frames.idx", f->dir_abs);
+        if (!create)
+            return 0;
+        snprintf(logs, sizeof logs, "%s/logs", f->dir_abs);
+        if (mkdir(logs, 0775) == 0)
+            made_logs = 1;
+        else if (errno != EEXIST)
+            ret = set_error(f->err, sizeof f->err, OMCTI_ERR_IO, "farm: cannot create '%s': %s",
+                            logs, strerror(errno));
+        if (ret == 0 && check_private_dir(f, logs) < 0)
+            ret = OMCTI_ERR_IO;
+    }
+    if (ret < 0) {
+        if (made_logs) rmdir(logs);
+        if (made) rmdir(wd);
+    }
+    return ret;
 }

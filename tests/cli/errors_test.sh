@@ -350,6 +350,15 @@ row "farm: not a y4m, --workdir" 1 "not a y4m" \
     "$OMCTI" farm -i "$T/text.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/fw"
 row "farm: more segments than frames, --workdir" 2 "use at most 8 segments" \
     "$OMCTI" farm -q -i "$T/in.y4m" -o "$T/out.y4m" --segments 9 --workdir "$T/fw"
+# a workdir Slurm cannot name its logs in (a backslash in its path): said
+# before the counting pass, and no folder made (an empty one was left)
+mkdir -p "$T/bs\\dir"
+row "farm: a backslash in the default workdir" 2 "farm: the workdir '$T/bs\\\\dir/out.y4m.omcti-farm' has a backslash" \
+    "$OMCTI" farm -i "$T/in.y4m" -o "$T/bs\\dir/out.y4m" --segments 2
+row "farm: a backslash in --workdir" 2 "farm: the workdir '$T/bs\\\\dir/w' has a backslash" \
+    "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --workdir "$T/bs\\dir/w"
+[ -z "$(ls -A "$T/bs\\dir")" ] && ok || bad "farm left a workdir it refused: $(ls -A "$T/bs\\dir")"
+rm -rf "$T/bs\\dir"
 "$Y4M" gen 64 48 2 > "$T/two.y4m"
 row "farm: one segment at most (singular)" 2 "leave segment 1 without output frames; use at most 1 segment\$" \
     "$OMCTI" farm -q -i "$T/two.y4m" -o "$T/out.y4m" --segments 2 --fps 1 --workdir "$T/fw"
