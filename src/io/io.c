@@ -425,16 +425,21 @@ static int writer_open(VideoWriter **out, const char *path, const VideoInfo *inf
     if (!to_stdout) {
         /* the output is the input: in the words of --workers, join and
          * eval --plot (io_check_output(); what stands there is judged
-         * below, with -y's answer) */
+         * below, with -y's answer); stdin read from the output's file is
+         * the input too */
         int ret = opt->input_path ? io_check_output(path, opt->input_path, 1, err, errlen) : 0;
+        if (ret == 0 && opt->input_path && !strcmp(opt->input_path, "-") &&
+            io_fd_is_file(STDIN_FILENO, path))
+            ret = set_error(err, errlen, OMCTI_ERR_INVALID, "output '%s' is also an input "
+                            "(stdin, -i -); choose another name", path);
         if (ret == 0)
             ret = io_check_existing(path, opt->overwrite, &in_place, err, errlen);
         if (ret < 0)
             return ret;
     } else if (opt->input_path && strcmp(opt->input_path, "-") &&
-               io_stdout_is_file(opt->input_path)) {
-        return set_error(err, errlen, OMCTI_ERR_INVALID, "output '-': stdout is the input "
-                         "file '%s'; choose another name", opt->input_path);
+               io_fd_is_file(STDOUT_FILENO, opt->input_path)) {
+        return set_error(err, errlen, OMCTI_ERR_INVALID, "output '-' (stdout) is also an "
+                         "input ('%s'); choose another name", opt->input_path);
     }
     const IoBackend *be = io_backend_probe(path, NULL);
     if (!be)

@@ -90,9 +90,11 @@ char *io_make_temp_path(const char *path, char *err, size_t errlen);
 
 /* Whether a and b name the same file (device and inode). */
 int io_same_file(const char *a, const char *b);
-/* Whether stdout is the regular file at path (-o - > IN, >> IN, 1<> IN:
- * the stream would be written over or after the input it reads). */
-int io_stdout_is_file(const char *path);
+/* Whether fd is the regular file at path: stdout of -o - redirected onto
+ * the input (> IN, >> IN, 1<> IN: the stream would be written over or
+ * after the pictures it reads), stdin of -i - read from the output (the
+ * result would replace the input). */
+int io_fd_is_file(int fd, const char *path);
 
 /* What stands under an output's name (output_path.c): 0 where nothing
  * does or -y lets it be replaced; *in_place = 1 for a FIFO or character

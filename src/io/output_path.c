@@ -25,10 +25,10 @@ int io_same_file(const char *a, const char *b)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int io_stdout_is_file(const char *path)
+int io_fd_is_file(int fd, const char *path)
 {
     struct stat so, sp;
-    if (fstat(STDOUT_FILENO, &so) < 0 || !S_ISREG(so.st_mode) || stat(path, &sp) < 0)
+    if (fstat(fd, &so) < 0 || !S_ISREG(so.st_mode) || stat(path, &sp) < 0)
         return 0;
     return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
 }

@@ -189,11 +189,14 @@ row "output is the input"  2 "output '$T/in.y4m' is also an input ('$T/in.y4m');
 # stream was written after or over the pictures being read (exit 1, input damaged)
 cp "$T/in.y4m" "$T/self.y4m"; ln "$T/self.y4m" "$T/self-link.y4m"
 for w in "" "--segment 0/2"; do
-    row "-o - appends to the input $w" 2 "stdout is the input file '$T/self.y4m'" bash -c "exec \"$OMCTI\" -i \"$T/self.y4m\" -o - $w >> \"$T/self.y4m\""
-    row "-o - writes over the input $w" 2 "stdout is the input file '$T/self.y4m'" bash -c "exec \"$OMCTI\" -i \"$T/self.y4m\" -o - $w 1<> \"$T/self.y4m\""
-    row "-o - onto a link of the input $w" 2 "stdout is the input file '$T/self.y4m'" bash -c "exec \"$OMCTI\" -i \"$T/self.y4m\" -o - $w >> \"$T/self-link.y4m\""
+    row "-o - appends to the input $w" 2 "(stdout) is also an input ('$T/self.y4m')" bash -c "exec \"$OMCTI\" -i \"$T/self.y4m\" -o - $w >> \"$T/self.y4m\""
+    row "-o - writes over the input $w" 2 "(stdout) is also an input ('$T/self.y4m')" bash -c "exec \"$OMCTI\" -i \"$T/self.y4m\" -o - $w 1<> \"$T/self.y4m\""
+    row "-o - onto a link of the input $w" 2 "(stdout) is also an input ('$T/self.y4m')" bash -c "exec \"$OMCTI\" -i \"$T/self.y4m\" -o - $w >> \"$T/self-link.y4m\""
 done
 cmp -s "$T/in.y4m" "$T/self.y4m" && ok || bad "-o - onto the input: the input changed"
+# and -i - read from the output: -y replaced the input with the result (exit 0)
+row "-i - from the output, -y" 2 "output '$T/self.y4m' is also an input (stdin, -i -)" bash -c "exec \"$OMCTI\" -i - -o \"$T/self.y4m\" -y < \"$T/self-link.y4m\""
+cmp -s "$T/in.y4m" "$T/self.y4m" && ok || bad "-i - from the output: the input changed"
 rm -f "$T/self.y4m" "$T/self-link.y4m"
 cp "$T/in.y4m" "$T/kept.y4m"
 row "-n (FFmpeg's never overwrite) on an existing output" 1 "already exists" "$OMCTI" -i "$T/in.y4m" -o "$T/kept.y4m" -n
