@@ -174,6 +174,19 @@ static const char *sequence_pattern(const char *path)
     return picture && strpbrk(name, "*?[") ? "-pattern_type glob " : NULL;
 }
 
+/* Whether a name reads as a URL: a scheme (a letter, then letters,
+ * digits, '+', '-', '.') and "://", as http://, rtsp://, s3://. */
+static int looks_like_url(const char *path)
+{
+    const char *p = path;
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+        return 0;
+    while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '+' || *p == '-' || *p == '.')
+        p++;
+    return !strncmp(p, "://", 3);
+}
+
 int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *cancel,
                              char *err, size_t errlen)
 {
@@ -195,6 +208,12 @@ int video_reader_open_cancel(VideoReader **r, const char *path, const IoCancel *
                              "one video file, not an image sequence: make one first, e.g. "
                              "ffmpeg -framerate 25 %s-i '%s' -c:v ffv1 seq.mkv)", path,
                              strerror(ENOENT), glob, strchr(path, '\'') ? "PATTERN" : path);
+        /* a URL is a name of a file here (every input is opened through
+         * FFmpeg's file protocol alone): say so, not just "no such file" */
+        if (errno == ENOENT && looks_like_url(path))
+            return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s (omcti reads "
+                             "local files and pipes; a URL is not fetched: download it "
+                             "first)", path, strerror(ENOENT));
         return set_error(err, errlen, OMCTI_ERR_IO, "cannot open '%s': %s", path,
                          strerror(errno));
     }

@@ -383,6 +383,11 @@ if [ "$HAVE_FFMPEG" = 1 ]; then
     (cd "$T" && "$abs" -q -i 'http://127.0.0.1:9/x.mkv' -o url-out.y4m 2>"$T/err"); rc=$?
     [ $rc -eq 0 ] && [ -s "$T/url-out.y4m" ] && ok ||
         bad "URL-like local name: exit $rc: $(head -c 300 "$T/err")"
+    # a URL that is no local file: one line that says why it is not fetched
+    (cd "$T" && "$abs" -i 'https://127.0.0.1:9/none.mkv' -o url-none.y4m 2>"$T/err"); rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && [ ! -e "$T/url-none.y4m" ] &&
+        grep -q "^omcti: cannot open 'https://127.0.0.1:9/none.mkv': No such file or directory (omcti reads local files and pipes; a URL is not fetched: download it first)$" "$T/err" && ok ||
+        bad "a URL: exit $rc: $(head -c 300 "$T/err")"
 fi
 
 # --- -y onto a FIFO, a device or a socket never replaces the node ----------
