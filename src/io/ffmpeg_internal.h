@@ -58,6 +58,11 @@ extern const VideoReaderOps ff_reader_ops;
 void ffdec_free(FFReader *p);
 /* Decodes the next picture into p->frame: 1, 0 at the end, < 0 on error. */
 int ffdec_next(const VideoReader *r, FFReader *p, char *err, size_t errlen);
+/* The reader's read (ffmpeg_decode.c), its index pass and seek
+ * (ffmpeg_seek.c). */
+int ffdec_read(VideoReader *r, OmctiPicture *pic, char *err, size_t errlen);
+int ffdec_index(VideoReader *r, FrameIndex *ix, char *err, size_t errlen);
+int ffdec_seek(VideoReader *r, const FrameIndex *ix, int64_t frame, char *err, size_t errlen);
 /* A demuxer context that stops when cancel is requested, or NULL. */
 AVFormatContext *ffdec_alloc_input(const IoCancel *cancel);
 /* libavformat's I/O retries a read or write that a signal interrupted

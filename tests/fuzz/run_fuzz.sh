@@ -42,7 +42,7 @@ else
     echo "FFmpeg development files not found: fuzz_ffmpeg_reader skipped, join fuzzed on y4m only"
 fi
 io_noff=("$src"/src/io/{io,output_path,y4m,frame_index,join,async,y4m_slots,mp4_boxes}.c "$src"/src/{common,rational,frame}.c)
-io_ff=("${io_noff[@]}" "$src"/src/io/ffmpeg_{audio,dec_errors,decode,encoder,join,meta,mux,probe}.c)
+io_ff=("${io_noff[@]}" "$src"/src/io/ffmpeg_{audio,dec_errors,decode,encoder,join,meta,mux,probe,seek}.c)
 # The program's segment code asks the library for its lead-in
 # (omcti_segment_lead_in): the libomcti.so of the build under test.
 libdir=$(cd "$out/../.." && pwd)   # (BUILD_DIR is the build's tests/)
