@@ -105,8 +105,18 @@ static int parse(Farm *f, int argc, char **argv)
         if (!strcmp(a, "-y")) { f->overwrite = 1; continue; }
         if (!strcmp(a, "-n")) { never = 1; continue; }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { f->quiet = 1; continue; }
-        if (OPT("-i")) { if (r < 0) return r; f->input = v; continue; }
-        if (OPT("-o")) { if (r < 0) return r; f->output = v; continue; }
+        if (OPT("-i")) {
+            if (r < 0 || (r = cli_option_once("-i", f->input, v, f->err, sizeof f->err)) < 0)
+                return r;
+            f->input = v;
+            continue;
+        }
+        if (OPT("-o")) {
+            if (r < 0 || (r = cli_option_once("-o", f->output, v, f->err, sizeof f->err)) < 0)
+                return r;
+            f->output = v;
+            continue;
+        }
         if (OPT("--segments")) {
             if (r < 0 || parse_int("--segments", v, 1, 1000, &f->segments, f->err,
                                    sizeof f->err) < 0)

@@ -298,6 +298,16 @@ const char *cli_split_option(const CliOptions *o)
     return o->seg_count ? "--segment" : devices ? "--devices" : o->workers > 1 ? "--workers" : NULL;
 }
 
+int cli_option_once(const char *opt, const char *prev, const char *v, char *err, size_t errlen)
+{
+    if (!prev)
+        return 0;
+    char a[512], b[512];
+    return set_error(err, errlen, OMCTI_ERR_INVALID, "%s given twice ('%s' and '%s'): omcti "
+                     "converts one input into one output", opt,
+                     io_printable(prev, a, sizeof a), io_printable(v, b, sizeof b));
+}
+
 int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
@@ -325,8 +335,8 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o->quiet = 1; continue; }
         if (!strcmp(a, "--ffmpeg-log")) { o->ffmpeg_log = 1; continue; }
         if (!strcmp(a, "--lossless")) { o->lossless = 1; continue; }
-        if (OPT("-i")) { CHECK(r); o->input = v; continue; }
-        if (OPT("-o")) { CHECK(r); o->output = v; continue; }
+        if (OPT("-i")) { CHECK(r); CHECK(cli_option_once("-i", o->input, v, err, errlen)); o->input = v; continue; }
+        if (OPT("-o")) { CHECK(r); CHECK(cli_option_once("-o", o->output, v, err, errlen)); o->output = v; continue; }
         if (OPT("--factor")) {
             CHECK(r);
             CHECK(parse_int("--factor", v, 2, CLI_MAX_FACTOR, &o->factor, err, errlen));

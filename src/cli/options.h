@@ -62,6 +62,11 @@ int cli_parse_convert(int argc, char **argv, int first, CliOptions *o, char *err
  * "--workers" (the names messages give), or NULL for a single run. */
 const char *cli_split_option(const CliOptions *o);
 
+/* The value of -i or -o (opt), given once: a second one is refused, not
+ * taken silently over the first (prev: the first, or NULL). omcti converts
+ * one input into one output, where FFmpeg's CLI takes several. */
+int cli_option_once(const char *opt, const char *prev, const char *v, char *err, size_t errlen);
+
 /* "opt" names the option in messages. */
 int parse_int(const char *opt, const char *val, int lo, int hi, int *out, char *err, size_t errlen);
 int parse_int64(const char *opt, const char *val, int64_t lo, int64_t hi, int64_t *out,

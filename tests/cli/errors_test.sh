@@ -271,6 +271,11 @@ row "no input"             2 "no input"         "$OMCTI" -o "$T/out.y4m"
 # "no input file given (use -i FILE)", exit 1 in eval and bench)
 row "no input, the words"  2 "no input given (use -i INPUT)$" "$OMCTI" -o "$T/out.y4m"
 row "-i ''"                2 "no input given (use -i INPUT)$" "$OMCTI" -i "" -o "$T/out.y4m"
+# a second -i or -o took the place of the first without a word (FFmpeg's CLI
+# would read two inputs: `-i a -i b` looked like a join and converted b alone)
+row "-i twice"             2 "-i given twice ('$T/in.y4m' and '$T/in2.y4m'): omcti converts one input into one output$" "$OMCTI" -i "$T/in.y4m" -i "$T/in2.y4m" -o "$T/out.y4m"
+row "-o twice"             2 "-o given twice ('$T/out.y4m' and '$T/out2.y4m'): omcti converts one input into one output$" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" -o "$T/out2.y4m"
+row "farm -i twice"        2 "farm: -i given twice" "$OMCTI" farm -i "$T/in.y4m" -i "$T/in2.y4m" -o "$T/out.mkv" --segments 2
 row "eval, no input"       2 "eval: no input given (use -i INPUT)$" "$OMCTI" eval --methods blend
 row "eval -i ''"           2 "eval: no input given (use -i INPUT)$" "$OMCTI" eval -i ""
 row "bench, no input"      2 "bench: no input given (use -i INPUT)$" "$OMCTI" bench --frames 5
