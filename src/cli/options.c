@@ -94,7 +94,9 @@ int parse_double(const char *opt, const char *val, double lo, double hi, double 
     char *end;
     errno = 0;
     double v = strtod(val, &end);
-    if (!*val || *end || errno || !isfinite(v))
+    /* decimal only: strtod also reads C's hexadecimal floats ("0x10" is
+     * 16), which no other option value takes (parse_int() refuses them) */
+    if (!*val || *end || errno || !isfinite(v) || strpbrk(val, "xX"))
         return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: '%s' is not a number", opt, val);
     if (v < lo || v > hi)
         return set_error(err, errlen, OMCTI_ERR_INVALID, "%s: %g is out of range (%g..%g)",

@@ -273,6 +273,7 @@ row "no input, the words"  2 "no input given (use -i INPUT)$" "$OMCTI" -o "$T/ou
 row "-i ''"                2 "no input given (use -i INPUT)$" "$OMCTI" -i "" -o "$T/out.y4m"
 # a second -i or -o took the place of the first without a word (FFmpeg's CLI
 # would read two inputs: `-i a -i b` looked like a join and converted b alone)
+row "--stats-period 0x10"   2 "--stats-period: '0x10' is not a number$" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --stats-period 0x10
 row "-i twice"             2 "-i given twice ('$T/in.y4m' and '$T/in2.y4m'): omcti converts one input into one output$" "$OMCTI" -i "$T/in.y4m" -i "$T/in2.y4m" -o "$T/out.y4m"
 row "-o twice"             2 "-o given twice ('$T/out.y4m' and '$T/out2.y4m'): omcti converts one input into one output$" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" -o "$T/out2.y4m"
 row "farm -i twice"        2 "farm: -i given twice" "$OMCTI" farm -i "$T/in.y4m" -i "$T/in2.y4m" -o "$T/out.mkv" --segments 2
