@@ -78,6 +78,13 @@ static void test_null_arguments(TestState *ts)
      * anything is allocated (an open at the limit itself would take GBs) */
     const int sizes[][2] = { { OMCTI_MAX_DIMENSION + 1, 16 }, { 16, OMCTI_MAX_DIMENSION + 1 },
                              { 0, 16 }, { 16, 0 } };
+    /* and the limit itself is taken (a thin picture: the open is cheap) */
+    CHECK(ts, omcti_open(&c, &s, OMCTI_MAX_DIMENSION, 16, err, sizeof err) == 0 && c,
+          "open at %dx16: '%s'", OMCTI_MAX_DIMENSION, err);
+    omcti_close(&c);
+    CHECK(ts, omcti_open(&c, &s, 16, OMCTI_MAX_DIMENSION, err, sizeof err) == 0 && c,
+          "open at 16x%d: '%s'", OMCTI_MAX_DIMENSION, err);
+    omcti_close(&c);
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         err[0] = 0;
         CHECK(ts, omcti_open(&c, &s, sizes[i][0], sizes[i][1], err, sizeof err) ==

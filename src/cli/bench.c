@@ -407,10 +407,12 @@ int cli_bench(int argc, char **argv)
             if (m < 0 || parse_int("--range", val, 1, 64, &s.range, err, sizeof err) < 0)
                 return cli_usage_error("bench", err);
         } else if ((m = option_value(argc, argv, &i, "--method", &val, err, sizeof err)) != 0) {
-            const int mv = m < 0 ? -1 : omcti_method_from_name(val);
+            if (m < 0)
+                return cli_usage_error("bench", err);
+            const int mv = omcti_method_from_name(val);
             if (mv < 0)
                 return cli_error(EXIT_USAGE, "bench: --method: unknown method '%s' (omcti, mcti, "
-                                 "blend, repeat)", m < 0 ? "" : val);
+                                 "blend, repeat)", val);
             s.method = (OmctiMethod)mv;
         } else {
             static const char *const all[] = {

@@ -194,19 +194,24 @@ int convert_check_rates(const CliOptions *o, const Timeline *tl, const VideoInfo
      * written (a FIFO's reader would get a header and nothing more) or a
      * counting pass, a farm's jobs are queued, as the writer refuses */
     const int ret = io_check_output_timing(o->output, tl->out_fps, err, errlen);
-    if (ret < 0 && info->untimed) {
+    if (ret < 0 && info->untimed && o->mode != RATE_FPS) {
         /* Its rate is the time base's guess (1000 fps of Matroska's 1 ms):
          * the output's refusal would blame the container for the input's
-         * fault. omcti has no option that sets an input's rate. */
-        char name[1024];
+         * fault (a rate chosen with --fps is the command line's, exit 2). */
+        char name[1024], hint[1200];
         io_printable(o->input, name, sizeof name);
         return set_error(err, errlen, OMCTI_ERR_FORMAT,
                          "'%s': its timestamps do not advance and it states no frame rate, so "
-                         "its timing is unknown (give it a rate first, e.g. ffmpeg -r 25 -i "
-                         "'%s' -c:v ffv1 timed.mkv)", name, strchr(o->input, '\'') ? "INPUT" :
-                         name);
+                         "its timing is unknown (%s)", name,
+                         convert_untimed_hint(o->input, hint, sizeof hint));
     }
     return ret;
+}
+
+int convert_unusable_rate(const char *input, Rational fps, char *err, size_t errlen)
+{
+    return set_error(err, errlen, OMCTI_ERR_FORMAT, "'%s': the frame rate %lld/%lld is unusable",
+                     input, (long long)fps.num, (long long)fps.den);
 }
 
 int convert_too_few_frames(const char *input, int64_t n, char *err, size_t errlen)
@@ -229,9 +234,7 @@ static int run(Converter *c)
     Timeline tl;
     const Rational in_fps = info->vfr ? timeline_vfr_rate(info->fps) : info->fps;
     if (timeline_init(&tl, in_fps, c->opt->mode, c->opt->factor, c->opt->fps) < 0)
-        return set_error(c->err, sizeof c->err, OMCTI_ERR_FORMAT,
-                         "'%s': the frame rate %lld/%lld is unusable", c->opt->input,
-                         (long long)info->fps.num, (long long)info->fps.den);
+        return convert_unusable_rate(c->opt->input, info->fps, c->err, sizeof c->err);
     if ((ret = convert_check_rates(c->opt, &tl, info, c->err, sizeof c->err)) < 0)
         return ret;
     char name[1024];

@@ -18,16 +18,16 @@
 
 /* What the workers of one run share: output frames done (for the one
  * progress line) and how many workers have finished. */
-/* Ctrl-C and SIGTERM stop the conversion's blocked reads and writes
- * (convert.c). */
-extern const IoCancel convert_cancel;
-
 typedef struct WorkerBoard {
     atomic_llong frames;
     pthread_mutex_t lock;
     pthread_cond_t cond;
     int finished;
 } WorkerBoard;
+
+/* Ctrl-C and SIGTERM stop the conversion's blocked reads and writes
+ * (convert.c). */
+extern const IoCancel convert_cancel;
 
 typedef struct Converter {
     const CliOptions *opt;
@@ -101,14 +101,18 @@ int convert_workers(Job *j, const char *output, int copy_audio);
  * input's error), and one the output container's time unit tells apart
  * (io_check_output_timing(), exit 2: the output's name chose it), unless
  * the input's rate is only a guess (info->untimed: its timestamps do not
- * advance), which is the input's error (exit 1). The single run, the workers and farm check
- * it before anything is written or queued. */
+ * advance) and not --fps's, which is the input's error (exit 1). The
+ * single run, the workers and farm check it before anything is written or
+ * queued. */
+int convert_check_rates(const CliOptions *o, const Timeline *tl, const VideoInfo *info,
+                        char *err, size_t errlen);
+
 /* An input of n < 2 pictures, in the one wording of the single run, the
  * workers, --segment and farm: "'IN' has only one video frame; at least two
  * are needed" or "'IN' has no video frames"; OMCTI_ERR_FORMAT. */
 int convert_too_few_frames(const char *input, int64_t n, char *err, size_t errlen);
-
-int convert_check_rates(const CliOptions *o, const Timeline *tl, const VideoInfo *info,
-                        char *err, size_t errlen);
+/* An input rate the timeline cannot take, in the same one wording:
+ * "'IN': the frame rate N/D is unusable"; OMCTI_ERR_FORMAT. */
+int convert_unusable_rate(const char *input, Rational fps, char *err, size_t errlen);
 
 #endif

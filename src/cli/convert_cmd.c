@@ -61,9 +61,7 @@ static int prepare_index(Job *j)
     j->info = *info;
     if (timeline_init(&j->tl, info->vfr ? timeline_vfr_rate(info->fps) : info->fps, o->mode,
                       o->factor, o->fps) < 0) {
-        ret = set_error(j->err, sizeof j->err, OMCTI_ERR_FORMAT,
-                        "'%s': the frame rate %lld/%lld is unusable", o->input,
-                        (long long)info->fps.num, (long long)info->fps.den);
+        ret = convert_unusable_rate(o->input, info->fps, j->err, sizeof j->err);
     } else if ((ret = convert_check_rates(o, &j->tl, info, j->err, sizeof j->err)) < 0) {
         /* (refused before the counting pass, as the single run refuses
          * before it writes a frame) */

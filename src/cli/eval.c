@@ -28,7 +28,7 @@
 #define EVAL_MAX_RUNS 16
 
 static const char eval_usage[] =
-    "usage: omcti eval -i INPUT [--methods omcti,mcti,blend,repeat] [--search full,diamond]\n"
+    "usage: omcti eval -i INPUT [--methods omcti,mcti,blend,repeat] [--search pyramid,full,diamond]\n"
     "                  [--frames N] [--json] [--plot FILE.png] [--block N] [--range N]\n"
     "                  [--threads N] [--engine NAME] [--scd none|auto] [--scd-threshold X]\n"
     "                  [--compare FILE[=NAME]] [-y|-n] [--ffmpeg-log]\n"
@@ -243,7 +243,7 @@ static int add_runs(EvalOptions *o, EvalRun *runs, int *nruns)
         for (char *ss = NULL, *s = strtok_r(searches, ",", &ss); s; s = strtok_r(NULL, ",", &ss)) {
             const int si = omcti_search_from_name(s);
             if (si < 0)
-                return cli_error(EXIT_USAGE, "eval: --search: unknown search '%s' (full, diamond)",
+                return cli_error(EXIT_USAGE, "eval: --search: unknown search '%s' (pyramid, full, diamond)",
                                  s);
             if (*nruns >= EVAL_MAX_RUNS)
                 return cli_error(EXIT_USAGE, "eval: too many method x search combinations");

@@ -256,6 +256,9 @@ static int prepare(Farm *f)
     if (out_ret < 0 && !wd_exists)
         return out_ret;   /* no workdir: not this farm's output */
     f->out_exists = out_ret < 0;
+    /* its refusal, kept for when the output proves not to be this farm's */
+    char out_err[sizeof f->err];
+    snprintf(out_err, sizeof out_err, "%s", f->err);
     if (wd_exists && (ret = farm_workdir_open(f, wd, 0)) < 0) return ret;
     if (!wd_exists) {
         /* the folder it will be made in: said now, not after the counting
@@ -294,9 +297,7 @@ static int prepare(Farm *f)
     Timeline tl;
     const VideoInfo *info = video_reader_info(r);
     if (timeline_init(&tl, info->fps, f->opt.mode, f->opt.factor, f->opt.fps) < 0) {
-        ret = set_error(f->err, sizeof f->err, OMCTI_ERR_FORMAT, "'%s': the frame rate "
-                        "%lld/%lld is unusable", f->input, (long long)info->fps.num,
-                        (long long)info->fps.den);
+        ret = convert_unusable_rate(f->input, info->fps, f->err, sizeof f->err);
         video_reader_close(&r);   /* (info is the reader's) */
         return ret;
     }
@@ -308,6 +309,14 @@ static int prepare(Farm *f)
     char ierr[1024];
     int counted = 0;
     if (!wd_exists || frame_index_load(&ix, f->index, f->in_abs, ierr, sizeof ierr) < 0) {
+        /* a finished farm's workdir holds its index: without one the
+         * output is not its result, refused before the counting pass and
+         * with the workdir as it was */
+        if (f->out_exists) {
+            video_reader_close(&r);
+            snprintf(f->err, sizeof f->err, "%s", out_err);
+            return out_ret;
+        }
         if (!f->quiet)
             fprintf(stderr, "omcti: counting the frames of '%s' (a demux-only pass)\n",
                     f->input);
@@ -319,7 +328,7 @@ static int prepare(Farm *f)
         frame_index_free(&ix);
         return ret;
     }
-    /* The tasks' count (convert.c prepare_index()); what the tasks would
+    /* The tasks' count (convert_cmd.c prepare_index()); what the tasks would
      * refuse (a variable rate, repeated timestamps) is refused here, before
      * any job is submitted */
     int64_t *slot = NULL;
@@ -338,8 +347,10 @@ static int prepare(Farm *f)
         ret = convert_too_few_frames(f->input, f->n, f->err, sizeof f->err);
     if (ret == 0)
         ret = segment_check(&tl, f->n, f->segments, f->input, f->err, sizeof f->err);
-    /* The input passed: the workdir is made now, and the index saved in it. */
-    if (ret == 0)
+    /* The input passed: the workdir is made now, and the index saved in it
+     * (a workdir beside an existing output is left as it is: cli_farm()
+     * decides first whether that output is its result). */
+    if (ret == 0 && !f->out_exists)
         ret = farm_workdir_open(f, wd, 1);
     if (ret == 0 && counted)
         ret = frame_index_save(&ix, f->index, f->err, sizeof f->err);
@@ -365,6 +376,11 @@ int cli_farm(int argc, char **argv)
     cli_install_signal_handlers();
     if ((ret = prepare(f)) < 0 || (ret = farm_jobs_check(f)) < 0) goto fail;
 
+    /* an output older than a piece (or with a piece missing) is not this
+     * farm's result: refused before the pieces are read for their sums */
+    if (f->out_exists && !farm_done(f, 0) &&
+        (ret = io_check_output(f->out_abs, f->in_abs, 0, f->err, sizeof f->err)) < 0)
+        goto fail;
     int *todo = calloc((size_t)f->segments, sizeof *todo), n_todo = 0;
     if (!todo) {
         ret = set_error(f->err, sizeof f->err, OMCTI_ERR_NOMEM, "out of memory");

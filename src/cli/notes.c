@@ -31,13 +31,12 @@ void convert_input_notes(const char *input, const VideoInfo *info)
      * container could not hold the guessed rate; elsewhere it converts,
      * at a rate nobody chose */
     if (info->untimed) {
-        const int q = strchr(input, '\'') != NULL;
+        char hint[1200];
         fprintf(stderr, "omcti: warning: '%s': its timestamps do not advance and it states no "
-                "frame rate; it is read at %.3f fps, its container's guess (give it a rate "
-                "first, e.g. ffmpeg -r 25 -i '%s' -c:v ffv1 timed.mkv)\n",
+                "frame rate; it is read at %.3f fps, its container's guess (%s)\n",
                 io_printable(input, name, sizeof name),
                 info->fps.den ? (double)info->fps.num / (double)info->fps.den : 0.0,
-                q ? "INPUT" : name);
+                convert_untimed_hint(input, hint, sizeof hint));
     }
     /* y4m's and FFmpeg's field flags: t/b top/bottom field first, m mixed */
     if (info->interlace == 't' || info->interlace == 'b' || info->interlace == 'm')
@@ -79,4 +78,15 @@ void convert_size_note(const char *output, const VideoInfo *in)
                 out->width > in->width || out->height > in->height ? "padded" : "cropped",
                 out->width, out->height);
     video_reader_close(&r);
+}
+
+const char *convert_untimed_hint(const char *input, char *buf, size_t len)
+{
+    /* the command quotes the name; one with a quote in it would break
+     * that quoting: then the command shows where the name goes */
+    char name[1024];
+    io_printable(input, name, sizeof name);
+    snprintf(buf, len, "give it a rate first, e.g. ffmpeg -r 25 -i '%s' -c:v ffv1 timed.mkv",
+             strchr(input, '\'') ? "INPUT" : name);
+    return buf;
 }

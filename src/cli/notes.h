@@ -19,4 +19,9 @@ void convert_audio_note(const char *input, int slowmo);
  * size, from the written file output. */
 void convert_size_note(const char *output, const VideoInfo *in);
 
+/* How an input whose timestamps do not advance and which states no rate
+ * gets one (omcti has no option that sets an input's rate): "give it a
+ * rate first, e.g. ffmpeg -r 25 -i 'IN' -c:v ffv1 timed.mkv", into buf. */
+const char *convert_untimed_hint(const char *input, char *buf, size_t len);
+
 #endif

@@ -12,7 +12,7 @@
  * limit) and 64 megapixels (8K UHD is 33). A header can state any size: a
  * 13 KB FFV1 file saying 12000x12000 took a minute and 3.2 GB before it
  * failed. io_check_size(): 0, or the error written ('path': ...). */
-#define IO_MAX_SIDE 16384
+#define IO_MAX_SIDE OMCTI_MAX_DIMENSION
 #define IO_MAX_PIXELS (64LL << 20)
 int io_check_size(const char *path, int64_t w, int64_t h, char *err, size_t errlen);
 

@@ -276,6 +276,13 @@ row "-i ''"                2 "no input given (use -i INPUT)$" "$OMCTI" -i "" -o 
 row "--stats-period 0x10"   2 "--stats-period: '0x10' is not a number$" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" --stats-period 0x10
 row "-i twice"             2 "-i given twice ('$T/in.y4m' and '$T/in2.y4m'): omcti converts one input into one output$" "$OMCTI" -i "$T/in.y4m" -i "$T/in2.y4m" -o "$T/out.y4m"
 row "-o twice"             2 "-o given twice ('$T/out.y4m' and '$T/out2.y4m'): omcti converts one input into one output$" "$OMCTI" -i "$T/in.y4m" -o "$T/out.y4m" -o "$T/out2.y4m"
+# an output of another origin beside an existing workdir: refused at once,
+# as before 2026-11-28 (the rerun check counted the frames first and made
+# logs/ and frames.idx in the workdir)
+mkdir -m700 "$T/fw"; echo "not a video" > "$T/fout.mkv"
+row "farm, an unrelated output beside its workdir" 1 "output '$T/fout.mkv' already exists (use -y to overwrite)$" "$OMCTI" farm -i "$T/in.y4m" -o "$T/fout.mkv" --segments 2 --workdir "$T/fw"
+[ -z "$(ls -A "$T/fw")" ] && ! grep -q counting "$T/err" && ok || bad "farm, an unrelated output: the workdir changed ($(ls -A "$T/fw")) or frames counted: $(cat "$T/err")"
+rm -rf "$T/fw" "$T/fout.mkv"
 row "farm -i twice"        2 "farm: -i given twice" "$OMCTI" farm -i "$T/in.y4m" -i "$T/in2.y4m" -o "$T/out.mkv" --segments 2
 row "eval, no input"       2 "eval: no input given (use -i INPUT)$" "$OMCTI" eval --methods blend
 row "eval -i ''"           2 "eval: no input given (use -i INPUT)$" "$OMCTI" eval -i ""
@@ -288,6 +295,8 @@ row "farm, no input"       2 "farm: no input given (use -i INPUT)$" "$OMCTI" far
 row "bench --frames x"     2 "bench: --frames: 'x' is not a whole number$" "$OMCTI" bench -i "$T/in.y4m" --frames x
 row "bench --frames"       2 "bench: option --frames needs a value$" "$OMCTI" bench -i "$T/in.y4m" --frames
 row "bench --search x"     2 "bench: --search: unknown search 'x'" "$OMCTI" bench -i "$T/in.y4m" --search x
+row "eval --search x"      2 "eval: --search: unknown search 'x' (pyramid, full, diamond)$" "$OMCTI" eval -i "$T/in.y4m" --search x
+row "bench --method"       2 "bench: option --method needs a value$" "$OMCTI" bench -i "$T/in.y4m" --method
 row "join -o"              2 "join: option -o needs a value$" "$OMCTI" join "$T/in.y4m" -o
 row "farm --segments x"    2 "farm: --segments: 'x' is not a whole number$" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments x
 row "farm --factor 0"      2 "farm: --factor: 0 is out of range (2..64)$" "$OMCTI" farm -i "$T/in.y4m" -o "$T/out.y4m" --segments 2 --factor 0

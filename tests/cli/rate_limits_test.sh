@@ -137,6 +137,9 @@ PY
         -filter_complex "[0][1]concat=n=2:v=1,setpts=0" -fps_mode passthrough -c:v ffv1 -g 1 "$T/eq.mkv"
     refused "pictures at one time, no rate stated, to .mkv" 1 "'$T/eq.mkv': its timestamps do not advance and it states no frame rate, so its timing is unknown (give it a rate first, e.g. ffmpeg -r 25 -i '$T/eq.mkv' -c:v ffv1 timed.mkv)$" "$T/out.mkv" "$OMCTI" -i "$T/eq.mkv"
     refused "pictures at one time, no rate stated, to .mkv, --workers 2" 1 "'$T/eq.mkv': its timestamps do not advance" "$T/out.mkv" "$OMCTI" -i "$T/eq.mkv" --workers 2
+    # a rate chosen with --fps that the container cannot hold is the command
+    # line's, whatever the input's timing (it blamed the input, exit 1)
+    refused "pictures at one time, --fps 2000 to .mkv" 2 "'$T/out.mkv': Matroska stores times in 1 ms steps, too coarse for 2000 fps" "$T/out.mkv" "$OMCTI" -i "$T/eq.mkv" --fps 2000
     # into y4m the guessed rate fits: converted, with a warning that names it
     if "$OMCTI" -i "$T/eq.mkv" -o "$T/eq.y4m" 2>"$T/err" &&
         grep -q "^omcti: warning: '$T/eq.mkv': its timestamps do not advance and it states no frame rate; it is read at 1000.000 fps" "$T/err"; then

@@ -152,9 +152,9 @@ ffmpeg -v error -y -i "$T/two.mkv" -map 0 -c copy \
 wh() { ffprobe -v error -select_streams v -show_entries stream=width,height -of csv=p=0 "$1"; }
 for f in two two_def; do
     ffmpeg -v error -y -i "$T/$f.mkv" -t 0.2 -c:v ffv1 "$T/${f}_ff.mkv"
-    "$OMCTI" -y -i "$T/$f.mkv" -o "$T/${f}_out.mkv" 2>"$T/err"
+    "$OMCTI" -y -i "$T/$f.mkv" -o "$T/${f}_out.mkv" 2>"$T/err"; rc=$?
     check "$f.mkv: the video stream FFmpeg's CLI converts ($(wh "$T/${f}_ff.mkv"))" \
-        "[ $? -eq 0 ] && [ \"\$(wh '$T/${f}_out.mkv')\" = \"\$(wh '$T/${f}_ff.mkv')\" ]"
+        "[ $rc -eq 0 ] && [ \"\$(wh '$T/${f}_out.mkv')\" = \"\$(wh '$T/${f}_ff.mkv')\" ]"
 done
 check "(the two files make FFmpeg's CLI take each stream once)" \
     "[ \"\$(wh '$T/two_out.mkv')\" = 320,240 ] && [ \"\$(wh '$T/two_def_out.mkv')\" = 160,120 ]"
