@@ -56,7 +56,7 @@ build() {   # NAME COMPILER-ARGS...
 all=(y4m options frame_index join)
 build y4m "${flags[@]}" "$src/tests/fuzz/fuzz_y4m.c" "$src"/src/io/{y4m,io,output_path,frame_index}.c \
     "$src"/src/{common,rational}.c
-build options "${flags[@]}" "$src/tests/fuzz/fuzz_options.c" "$src/src/cli/options.c" \
+build options "${flags[@]}" "$src/tests/fuzz/fuzz_options.c" "$src"/src/cli/options.c "$src"/src/io/output_path.c \
     "$src"/src/{settings,rational,common}.c
 build frame_index "${flags[@]}" "$src/tests/fuzz/fuzz_frame_index.c" "$src"/src/io/{io,output_path,y4m}.c \
     "$src"/src/{common,rational}.c
